@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the whole test suite needs, only those missing:
+# chromium (browser tests), node/npm (MicroPython under Node), socat (serial ptys),
+# PostgreSQL (the storage suite on a real server).
+set -euo pipefail
+
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
+command -v socat >/dev/null 2>&1 || need+=(socat)
+[ -x "$(ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | head -n1)" ] || need+=(postgresql)
+command -v python3 >/dev/null 2>&1 || need+=(python3 python3-venv)
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
+
+if [ ${#need[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "installing Debian packages: ${need[*]}" >&2
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

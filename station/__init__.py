@@ -1,0 +1,1 @@
+"""The composition root: the ``packref`` command, the live table loop, storage, dashboard."""

@@ -1,0 +1,5 @@
+import sys
+
+from station.cli import main
+
+sys.exit(main())

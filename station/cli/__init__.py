@@ -1,0 +1,76 @@
+"""The ``packref`` command.
+
+Each module of this package adds one command group: it defines ``ORDER`` (its
+place in ``packref --help``) and ``add_commands(subparsers)``, which adds its
+sub-parsers with ``set_defaults(run=handler)``. A handler takes the parsed
+arguments and returns the exit status.
+
+Output conventions (``contracts.md``): JSON on stdout and nothing else; a user
+mistake is one line on stderr and exit status 2; status 1 is an internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import pkgutil
+import sys
+import traceback
+from collections.abc import Sequence
+
+from station.errors import InputError
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise InputError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="packref",
+        description="packref: a table assistant for Removal, Moving Day, "
+        "Pick 'n Packers and Small Warehouse.",
+    )
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
+    modules = [
+        importlib.import_module(f"{__name__}.{info.name}")
+        for info in pkgutil.iter_modules(__path__)
+        if not info.name.startswith("_")
+    ]
+    for module in sorted(modules, key=lambda module: module.ORDER):
+        module.add_commands(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``packref`` with ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    try:
+        parser = build_parser()
+        arguments = parser.parse_args(argv)
+        if not hasattr(arguments, "run"):
+            parser.print_help(sys.stderr)
+            return 2
+        return int(arguments.run(arguments) or 0)
+    except InputError as error:
+        print(str(error).splitlines()[0] if str(error) else "bad input", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("packref: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # stdout went away (e.g. piped into head): not an error of ours.
+        sys.stderr.close()
+        return 0
+    except Exception as error:  # noqa: BLE001 - the last line of defence
+        if os.environ.get("PACKREF_DEBUG"):
+            traceback.print_exc()
+        print(f"packref: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,7 @@
+"""Turning users' JSON files into plain values for the engines, with JSON-path errors.
+
+One module per game, named after it (``moving-day`` -> ``moving_day``); each
+module used by ``packref score`` defines ``score_document(node) -> dict``,
+which validates the document (structure, ranges and rule violations, each
+reported at its JSON path) and returns the contract's output document.
+"""

@@ -1,0 +1,173 @@
+"""Reading JSON input with the JSON path of every value, for one-line error messages.
+
+Example::
+
+    >>> doc = Node({"players": [{"player": "Ana", "snacks": -1}]})
+    >>> doc["players"].items()[0]["snacks"].integer(0, 99)
+    Traceback (most recent call last):
+    ...
+    station.errors.InputError: $.players[0].snacks: must be 0..99
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from station.errors import InputError
+
+_MISSING = object()
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def load_json_file(path: str | Path) -> Node:
+    """The JSON document in ``path`` as a :class:`Node`; unreadable or invalid JSON is an InputError."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory, not a JSON file") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot read ({error.strerror})") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"{path}: invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"
+        ) from None
+    return Node(document)
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "a boolean", int: "a number", float: "a number", str: "a string",
+            list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+class Node:
+    """A value inside a JSON document, with its path (``$.a[0].b``)."""
+
+    def __init__(self, value: Any, path: str = "$") -> None:
+        self.value = value
+        self.path = path
+
+    def __repr__(self) -> str:
+        return f"Node({self.path})"
+
+    def fail(self, message: str) -> InputError:
+        """An InputError at this node's path (raise it)."""
+        return InputError(f"{self.path}: {message}")
+
+    def _child_path(self, key: str) -> str:
+        if _IDENTIFIER.match(key):
+            return f"{self.path}.{key}"
+        return f"{self.path}[{json.dumps(key)}]"
+
+    # -- containers ---------------------------------------------------------------
+    def obj(self) -> dict[str, Any]:
+        if not isinstance(self.value, dict):
+            raise self.fail(f"must be an object, not {_type_name(self.value)}")
+        return self.value
+
+    def __getitem__(self, key: str) -> Node:
+        """The required field ``key`` of this object."""
+        value = self.obj().get(key, _MISSING)
+        if value is _MISSING:
+            raise self.fail(f"missing field {key!r}")
+        return Node(value, self._child_path(key))
+
+    def get(self, key: str, default: Any = None) -> Node:
+        """The optional field ``key``; a missing field gives ``default``."""
+        value = self.obj().get(key, _MISSING)
+        return Node(default if value is _MISSING else value, self._child_path(key))
+
+    def has(self, key: str) -> bool:
+        return key in self.obj()
+
+    def keys(self) -> list[str]:
+        return list(self.obj())
+
+    def fields(self) -> list[tuple[str, Node]]:
+        """The object's fields as (key, Node) pairs, in document order."""
+        return [(key, Node(value, self._child_path(key))) for key, value in self.obj().items()]
+
+    def items(self, min_length: int = 0, max_length: int | None = None) -> list[Node]:
+        """The elements of this list."""
+        if not isinstance(self.value, list):
+            raise self.fail(f"must be a list, not {_type_name(self.value)}")
+        if len(self.value) < min_length:
+            raise self.fail(f"must have at least {min_length} entries")
+        if max_length is not None and len(self.value) > max_length:
+            raise self.fail(f"must have at most {max_length} entries")
+        return [Node(value, f"{self.path}[{index}]") for index, value in enumerate(self.value)]
+
+    # -- scalars ------------------------------------------------------------------
+    def integer(self, low: int | None = None, high: int | None = None) -> int:
+        value = self.value
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail(f"must be a whole number, not {_type_name(self.value)}")
+        if (low is not None and value < low) or (high is not None and value > high):
+            if high is None:
+                raise self.fail(f"must be at least {low}")
+            if low is None:
+                raise self.fail(f"must be at most {high}")
+            raise self.fail(f"must be {low}..{high}")
+        return value
+
+    def number(self, low: float | None = None, high: float | None = None) -> float:
+        value = self.value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.fail(f"must be a number, not {_type_name(value)}")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise self.fail(f"must be {low}..{high}")
+        return float(value)
+
+    def string(self, non_empty: bool = False) -> str:
+        if not isinstance(self.value, str):
+            raise self.fail(f"must be a string, not {_type_name(self.value)}")
+        if non_empty and not self.value:
+            raise self.fail("must not be empty")
+        return self.value
+
+    def boolean(self) -> bool:
+        if not isinstance(self.value, bool):
+            raise self.fail(f"must be true or false, not {_type_name(self.value)}")
+        return self.value
+
+    def choice(self, allowed: list[Any]) -> Any:
+        if self.value not in allowed or isinstance(self.value, bool) != any(
+            isinstance(option, bool) for option in allowed
+        ):
+            shown = ", ".join(json.dumps(option) for option in allowed)
+            raise self.fail(f"must be one of {shown}")
+        return self.value
+
+    def is_null(self) -> bool:
+        return self.value is None
+
+    def grid(self, alphabet: str, rectangular: bool = True, min_rows: int = 1) -> list[str]:
+        """A grid: a list of strings over ``alphabet``, all of one length when ``rectangular``."""
+        rows = self.items(min_length=min_rows)
+        grid = [row.string() for row in rows]
+        for row_node, row in zip(rows, grid, strict=True):
+            for col, char in enumerate(row):
+                if char not in alphabet:
+                    raise row_node.fail(
+                        f"column {col}: {char!r} is not one of {' '.join(alphabet)}"
+                    )
+        if rectangular and grid:
+            width = len(grid[0])
+            if width == 0:
+                raise rows[0].fail("must not be empty")
+            for row_node, row in zip(rows, grid, strict=True):
+                if len(row) != width:
+                    raise row_node.fail(f"has {len(row)} cells, row 0 has {width}")
+        return grid

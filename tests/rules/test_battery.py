@@ -1,0 +1,93 @@
+"""The generic battery: every registered game, random playouts, round trips, replays."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rules import IllegalAction, game_names, get_game
+from rules.engine import State
+from rules.playout import play_randomly
+
+SEEDS = range(4)
+
+
+def _players(count: int) -> list[str]:
+    return [f"P{index + 1}" for index in range(count)]
+
+
+def _player_counts(name: str) -> list[int]:
+    game = get_game(name)
+    return sorted({game.min_players, game.max_players})
+
+
+def _cases() -> list[tuple[str, int]]:
+    return [(name, count) for name in game_names() for count in _player_counts(name)]
+
+
+def _round_trip(state: State) -> State:
+    return state.game.from_json(json.loads(json.dumps(state.to_json())))
+
+
+def test_the_four_games_are_registered() -> None:
+    assert {"small-warehouse", "moving-day", "pick-n-packers", "removal"} <= set(game_names())
+
+
+@pytest.mark.parametrize(("name", "count"), _cases())
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_playout_round_trips_and_replays(name: str, count: int, seed: int) -> None:
+    rng = random.Random(seed)
+    state = get_game(name).new_game(_players(count), seed=seed)
+    steps = 0
+    while not state.is_over():
+        actions = state.legal_actions()
+        assert actions, f"{state!r} has no legal action"
+        assert state.current_player() is not None
+        state.apply(rng.choice(actions))
+        steps += 1
+        if steps % 3 == 0 or state.is_over():
+            assert _round_trip(state) == state
+    assert state.current_player() is None
+    assert state.legal_actions() == []
+    assert state.game.replay(json.loads(json.dumps(state.to_json()))) == state
+
+
+@pytest.mark.parametrize(("name", "count"), _cases())
+def test_scores_match_their_breakdown(name: str, count: int) -> None:
+    for seed in SEEDS:
+        state = play_randomly(get_game(name).new_game(_players(count), seed=seed),
+                              random.Random(seed))
+        scores = state.scores()
+        assert [score.player for score in scores] == state.players
+        for score in scores:
+            assert score.total == sum(score.parts.values()), score
+        winners = state.winners()
+        assert winners and set(winners) <= set(state.players)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_setup_is_reproducible_from_the_seed(name: str) -> None:
+    game = get_game(name)
+    count = game.min_players
+    assert game.new_game(_players(count), seed=11) == game.new_game(_players(count), seed=11)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_illegal_actions_are_refused_with_a_reason_and_change_nothing(name: str) -> None:
+    state = get_game(name).new_game(_players(get_game(name).min_players), seed=3)
+    before = state.to_json()
+    for bogus in ({"type": "no-such-action"}, {"no": "type"}, {"type": 5}):
+        with pytest.raises(IllegalAction) as raised:
+            state.apply(bogus)  # type: ignore[arg-type]
+        assert raised.value.reason
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_over_game_refuses_actions(name: str) -> None:
+    game = get_game(name)
+    state = play_randomly(game.new_game(_players(game.min_players), seed=5), random.Random(5))
+    with pytest.raises(IllegalAction, match="over"):
+        state.apply({"type": "anything"})
