@@ -23,7 +23,7 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def load_json_file(path: str | Path) -> Node:
-    """The JSON document in ``path`` as a :class:`Node`; unreadable or invalid JSON is an InputError."""
+    """The JSON document in ``path`` as a :class:`Node`; unreadable or bad JSON: InputError."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # stdout went away (e.g. piped into head): not an error of ours.
         sys.stderr.close()
         return 0
-    except Exception as error:  # noqa: BLE001 - the last line of defence
+    except Exception as error:  # the last line of defence: status 1, one line
         if os.environ.get("PACKREF_DEBUG"):
             traceback.print_exc()
         print(f"packref: internal error: {type(error).__name__}: {error}", file=sys.stderr)
