@@ -21,7 +21,6 @@ Example::
 
 from __future__ import annotations
 
-import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
@@ -46,6 +45,11 @@ def winners_by(scores: Sequence[PlayerScore], keys: Mapping[str, tuple]) -> list
     """Names of the players with the best ``keys[player]`` (higher is better), input order kept."""
     best = max(keys[score.player] for score in scores)
     return [score.player for score in scores if keys[score.player] == best]
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of a JSON-compatible value (faster than ``copy.deepcopy``; refuses non-JSON)."""
+    return json.loads(json.dumps(value))
 
 
 class Game(ABC):
@@ -138,10 +142,10 @@ class State(ABC):
         self.game = game
         self.players = players
         self.options = options
-        self.setup = copy.deepcopy(dict(setup))
+        self.setup = json_copy(dict(setup))
         self.log: list[Action] = []
         self.data: dict[str, Any] = (
-            copy.deepcopy(dict(restore)) if restore is not None else self.initial_data()
+            json_copy(dict(restore)) if restore is not None else self.initial_data()
         )
 
     # -- what each game provides ------------------------------------------------
@@ -186,7 +190,7 @@ class State(ABC):
             raise GameOver()
         self.check(action)
         self.perform(action)
-        self.log.append(copy.deepcopy(action))
+        self.log.append(json_copy(action))
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON: setup, action log and the current position."""
@@ -194,9 +198,9 @@ class State(ABC):
             "game": self.game.name,
             "players": list(self.players),
             "options": dict(self.options),
-            "setup": copy.deepcopy(self.setup),
-            "log": copy.deepcopy(self.log),
-            "state": copy.deepcopy(self.data),
+            "setup": json_copy(self.setup),
+            "log": json_copy(self.log),
+            "state": json_copy(self.data),
         }
 
     def clone(self) -> State:
