@@ -1,0 +1,468 @@
+"""Small Warehouse: two players lay cards of merchandise into their own warehouses.
+
+Setup: one card face up in each warehouse, one card in each hand, three face-up
+cards as the supply and the rest (13 of 20) as the draw pile. On a turn a
+player places one card, from the supply or from the hand, into the warehouse;
+a card taken from the hand is replaced by a supply card of the player's choice;
+then the draw pile refills the supply to three. When it cannot, the game ends.
+
+A card lies on the warehouse grid, squares aligned, and may cover other cards
+wholly or partly: only the top square of each cell counts. Each kind of
+merchandise scores ``biggest block × number of blocks`` when its biggest block
+(squares joined through edges) has at least four squares.
+
+An action::
+
+    {"type": "place", "source": "supply", "card": "c07", "row": 2, "col": 4, "rotation": 90}
+    {"type": "place", "source": "hand", "card": "c12", "row": 0, "col": 0, "rotation": 0,
+     "refill": "c03"}
+
+``rotation`` turns the card clockwise; the top-left corner of the turned card's
+bounding box goes to (``row``, ``col``). ``refill`` (only with ``"source":
+"hand"``) is the supply card taken into the hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import Any
+
+from rules.catalogue import default_catalogue
+from rules.engine import Action, Game, PlayerScore, State, require, winners_by
+from rules.registry import register
+
+GAME_NAME = "small-warehouse"
+NO_CARD = "."
+EMPTY_BOX = "#"
+MERCHANDISE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+ROTATIONS = (0, 90, 180, 270)
+SOURCES = ("supply", "hand")
+SUPPLY_SIZE = 3
+HAND_SIZE = 1
+MIN_SCORING_BLOCK = 4
+PLACEMENT_RULES = ("touch", "anywhere")
+PLACE_KEYS = frozenset({"type", "source", "card", "row", "col", "rotation"})
+
+Squares = tuple[str, ...]
+Cell = tuple[int, int, str]
+TurnedCardTable = tuple[tuple[int, ...], tuple["Action", ...], tuple["Action", ...]]
+
+
+# --------------------------------------------------------------------------- game
+class SmallWarehouseGame(Game):
+    """Small Warehouse for two players on the kit's 8 × 10 warehouse mat.
+
+    Options (see ``docs/rules-notes-small-warehouse.md``):
+
+    - ``warehouse_rows``, ``warehouse_cols``: the warehouse grid (the kit mat: 8 × 10);
+      cards must lie wholly inside it.
+    - ``rotation``: cards may be turned by 90° steps (default True).
+    - ``placement``: ``"touch"`` (default) — a new card must overlap or share an edge
+      with a card already in the warehouse; ``"anywhere"`` — any position on the grid.
+    """
+
+    name = GAME_NAME
+    min_players = 2
+    max_players = 2
+    default_options = {  # noqa: RUF012 - read-only class data, as in the base class
+        "warehouse_rows": 8,
+        "warehouse_cols": 10,
+        "rotation": True,
+        "placement": "touch",
+    }
+
+    @property
+    def state_class(self) -> type[State]:
+        return SmallWarehouseState
+
+    def make_setup(
+        self,
+        players: list[str],
+        seed: int,
+        options: dict[str, Any],
+        catalogue: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        """Shuffle the cards and deal: warehouses, hands, supply, draw pile."""
+        _check_options(options)
+        cards = catalogue_cards(catalogue if catalogue is not None
+                                else default_catalogue(GAME_NAME))
+        rows, cols = options["warehouse_rows"], options["warehouse_cols"]
+        for card_id, squares in cards.items():
+            if len(squares) > rows or len(squares[0]) > cols:
+                raise ValueError(f"card {card_id!r} does not fit the {rows} x {cols} warehouse")
+        count = len(players)
+        needed = count * (1 + HAND_SIZE) + SUPPLY_SIZE
+        if len(cards) < needed:
+            raise ValueError(f"{GAME_NAME} needs at least {needed} cards, not {len(cards)}")
+        order = sorted(cards)
+        random.Random(seed).shuffle(order)
+        hands = order[count : count * (1 + HAND_SIZE)]
+        supply_end = count * (1 + HAND_SIZE) + SUPPLY_SIZE
+        return {
+            "cards": cards,
+            "warehouse_cards": order[:count],
+            "hands": [hands[index * HAND_SIZE : (index + 1) * HAND_SIZE] for index in range(count)],
+            "supply": order[count * (1 + HAND_SIZE) : supply_end],
+            "draw_pile": order[supply_end:],
+        }
+
+
+# -------------------------------------------------------------------------- state
+class SmallWarehouseState(State):
+    """A game of Small Warehouse.
+
+    ``data`` holds ``grids`` (per player, the top square of each cell, ``.`` where
+    no card lies), ``placed`` (per player, the cards in the order they were laid),
+    ``hands``, ``supply``, ``draw_pile`` and ``to_act`` (index of the player to act).
+    The first player in ``players`` starts (the one who moved a box most recently).
+    """
+
+    def initial_data(self) -> dict[str, Any]:
+        rows, cols = self.options["warehouse_rows"], self.options["warehouse_cols"]
+        grids, placed = [], []
+        for card_id in self.setup["warehouse_cards"]:
+            squares = self.setup["cards"][card_id]
+            row, col = (rows - len(squares)) // 2, (cols - len(squares[0])) // 2
+            grid = [NO_CARD * cols] * rows
+            grids.append(_lay(grid, _oriented_cells(tuple(squares), 0), row, col))
+            placed.append([{"card": card_id, "row": row, "col": col, "rotation": 0}])
+        return {
+            "grids": grids,
+            "placed": placed,
+            "hands": [list(hand) for hand in self.setup["hands"]],
+            "supply": list(self.setup["supply"]),
+            "draw_pile": list(self.setup["draw_pile"]),
+            "to_act": 0,
+        }
+
+    def current_player(self) -> int | None:
+        return None if self.is_over() else self.data["to_act"]
+
+    def is_over(self) -> bool:
+        return len(self.data["supply"]) < SUPPLY_SIZE
+
+    def legal_actions(self) -> list[Action]:
+        """Every placement of every supply and hand card (equal turned cards listed once)."""
+        if self.is_over():
+            return []
+        player = self.data["to_act"]
+        allowed = self._allowed_area(player)
+        supply = self.data["supply"]
+        reachable = _ReachablePositions(allowed)
+        actions: list[Action] = []
+        for card_id in supply:
+            for masks, templates, _ in self._card_table(card_id):
+                actions += [templates[index].copy() for index in reachable.indices(masks)]
+        for card_id in self.data["hands"][player]:
+            for masks, _, templates in self._card_table(card_id):
+                actions += [dict(templates[index], refill=refill)
+                            for index in reachable.indices(masks) for refill in supply]
+        return actions
+
+    def check(self, action: Action) -> None:
+        require(action["type"] == "place", f"{GAME_NAME} has no action {action['type']!r}")
+        source = action.get("source")
+        require(source in SOURCES, "'source' must be \"supply\" or \"hand\"")
+        expected = PLACE_KEYS | ({"refill"} if source == "hand" else set())
+        require(set(action) == expected,
+                f"a place action from the {source} has exactly: {', '.join(sorted(expected))}")
+        player = self.data["to_act"]
+        pool = self.data["supply"] if source == "supply" else self.data["hands"][player]
+        require(action["card"] in pool, f"there is no card {action['card']!r} in the {source}")
+        if source == "hand":
+            require(action["refill"] in self.data["supply"],
+                    f"there is no card {action['refill']!r} in the supply to take into the hand")
+        rotation = action["rotation"]
+        require(type(rotation) is int and rotation in ROTATIONS,
+                "'rotation' must be 0, 90, 180 or 270")
+        require(rotation == 0 or self.options["rotation"], "cards may not be turned in this game")
+        row, col = action["row"], action["col"]
+        require(type(row) is int and type(col) is int,
+                "'row' and 'col' must be whole numbers")
+        cells = _oriented_cells(tuple(self.setup["cards"][action["card"]]), rotation)
+        mask = _footprint_mask(cells, row, col, self.options["warehouse_rows"],
+                               self.options["warehouse_cols"])
+        require(mask is not None, "the card must lie wholly inside the warehouse")
+        require(mask & self._allowed_area(player),
+                "the card must overlap or touch a card already in the warehouse")
+
+    def perform(self, action: Action) -> None:
+        player = self.data["to_act"]
+        card_id, row, col = action["card"], action["row"], action["col"]
+        cells = _oriented_cells(tuple(self.setup["cards"][card_id]), action["rotation"])
+        self.data["grids"][player] = _lay(self.data["grids"][player], cells, row, col)
+        self.data["placed"][player].append(
+            {"card": card_id, "row": row, "col": col, "rotation": action["rotation"]})
+        supply = self.data["supply"]
+        if action["source"] == "supply":
+            supply.remove(card_id)
+        else:
+            hand = self.data["hands"][player]
+            hand.remove(card_id)
+            supply.remove(action["refill"])
+            hand.append(action["refill"])
+        if self.data["draw_pile"]:
+            supply.append(self.data["draw_pile"].pop(0))
+        self.data["to_act"] = (player + 1) % len(self.players)
+
+    def warehouse_scores(self) -> list[WarehouseScore]:
+        """Each player's warehouse scored as it lies now."""
+        return [score_warehouse(grid) for grid in self.data["grids"]]
+
+    def scores(self) -> list[PlayerScore]:
+        """Totals with one part per kind of merchandise in the warehouse."""
+        return [
+            PlayerScore(player, score.total,
+                        {kind: kind_score.points for kind, kind_score in score.kinds.items()})
+            for player, score in zip(self.players, self.warehouse_scores(), strict=True)
+        ]
+
+    def winners(self) -> list[str]:
+        """Higher total wins; then fewer empty boxes; then the victory is shared."""
+        return warehouse_winners(list(zip(self.players, self.warehouse_scores(), strict=True)))
+
+    # -- placement helpers ----------------------------------------------------------
+    def _allowed_area(self, player: int) -> int:
+        """Cells a new card must reach (as a bit mask): all, or the cards and their edges."""
+        rows, cols = self.options["warehouse_rows"], self.options["warehouse_cols"]
+        if self.options["placement"] == "anywhere":
+            return (1 << (rows * cols)) - 1
+        return _touch_area(_occupied_mask(self.data["grids"][player]), rows, cols)
+
+    def _card_table(self, card_id: str) -> tuple[TurnedCardTable, ...]:
+        """The placements of a card, one table per distinct turn of it."""
+        return _card_table(
+            card_id,
+            tuple(self.setup["cards"][card_id]),
+            ROTATIONS if self.options["rotation"] else (0,),
+            self.options["warehouse_rows"],
+            self.options["warehouse_cols"],
+        )
+
+
+# ------------------------------------------------------------------------ scoring
+@dataclass(frozen=True)
+class KindScore:
+    """One kind of merchandise in a warehouse: its blocks, biggest block and points."""
+
+    blocks: int
+    biggest: int
+    points: int
+
+
+@dataclass(frozen=True)
+class WarehouseScore:
+    """A warehouse's score: ``total``, ``empty_boxes`` (``#`` squares) and each kind's part."""
+
+    total: int
+    empty_boxes: int
+    kinds: dict[str, KindScore] = field(default_factory=dict)
+
+
+def score_warehouse(grid: Sequence[str]) -> WarehouseScore:
+    """Score one warehouse grid (rows of ``.``, ``#`` and ``A``–``Z``), kinds in letter order.
+
+    >>> score = score_warehouse(["AAB.", "#AB.", "CCCC"])
+    >>> score.total, score.empty_boxes, score.kinds["C"]
+    (4, 1, KindScore(blocks=1, biggest=4, points=4))
+    """
+    kinds: dict[str, KindScore] = {}
+    for kind, sizes in sorted(_block_sizes(grid).items()):
+        biggest = max(sizes)
+        points = biggest * len(sizes) if biggest >= MIN_SCORING_BLOCK else 0
+        kinds[kind] = KindScore(blocks=len(sizes), biggest=biggest, points=points)
+    empty_boxes = sum(row.count(EMPTY_BOX) for row in grid)
+    return WarehouseScore(sum(kind.points for kind in kinds.values()), empty_boxes, kinds)
+
+
+def warehouse_winners(scored: Sequence[tuple[str, WarehouseScore]]) -> list[str]:
+    """Names with the highest total, then fewest empty boxes; several when still tied."""
+    keys = {name: (score.total, -score.empty_boxes) for name, score in scored}
+    return winners_by([PlayerScore(name, score.total) for name, score in scored], keys)
+
+
+def _block_sizes(grid: Sequence[str]) -> dict[str, list[int]]:
+    """For each merchandise kind, the sizes of its edge-connected blocks."""
+    seen: set[tuple[int, int]] = set()
+    sizes: dict[str, list[int]] = {}
+    for row, line in enumerate(grid):
+        for col, kind in enumerate(line):
+            if kind in MERCHANDISE and (row, col) not in seen:
+                sizes.setdefault(kind, []).append(_flood(grid, row, col, seen))
+    return sizes
+
+
+def _flood(grid: Sequence[str], row: int, col: int, seen: set[tuple[int, int]]) -> int:
+    """Mark the block holding (row, col) as seen and return its size."""
+    kind = grid[row][col]
+    stack, size = [(row, col)], 0
+    seen.add((row, col))
+    while stack:
+        r, c = stack.pop()
+        size += 1
+        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if (0 <= nr < len(grid) and 0 <= nc < len(grid[nr]) and (nr, nc) not in seen
+                    and grid[nr][nc] == kind):
+                seen.add((nr, nc))
+                stack.append((nr, nc))
+    return size
+
+
+# ------------------------------------------------------------------------ helpers
+def catalogue_cards(catalogue: Mapping[str, Any]) -> dict[str, list[str]]:
+    """The catalogue's cards as ``{id: squares}``, checked: rectangular, known symbols."""
+    cards: dict[str, list[str]] = {}
+    for card in catalogue["cards"]:
+        card_id, squares = card["id"], list(card["squares"])
+        if card_id in cards:
+            raise ValueError(f"card id {card_id!r} appears twice in the catalogue")
+        if not squares or not squares[0] or len({len(row) for row in squares}) != 1:
+            raise ValueError(f"card {card_id!r}: squares must be equal, non-empty rows")
+        if any(ch not in MERCHANDISE + EMPTY_BOX + NO_CARD for row in squares for ch in row):
+            raise ValueError(f"card {card_id!r}: squares use A-Z, '#' and '.' only")
+        if all(ch == NO_CARD for row in squares for ch in row):
+            raise ValueError(f"card {card_id!r} has no square")
+        cards[card_id] = squares
+    return cards
+
+
+def rotate_clockwise(squares: Sequence[str], rotation: int) -> list[str]:
+    """The rows of ``squares`` turned clockwise by ``rotation`` degrees (0, 90, 180, 270)."""
+    rows = list(squares)
+    for _ in range(rotation // 90 % 4):
+        rows = ["".join(row[col] for row in reversed(rows)) for col in range(len(rows[0]))]
+    return rows
+
+
+def _check_options(options: Mapping[str, Any]) -> None:
+    for key in ("warehouse_rows", "warehouse_cols"):
+        value = options[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"option {key} must be a whole number of at least 1")
+    if not isinstance(options["rotation"], bool):
+        raise ValueError("option rotation must be true or false")
+    if options["placement"] not in PLACEMENT_RULES:
+        raise ValueError(f"option placement must be one of {', '.join(PLACEMENT_RULES)}")
+
+
+@cache
+def _oriented_cells(squares: Squares, rotation: int) -> tuple[Cell, ...]:
+    """The (row, col, symbol) of each square of a card turned by ``rotation``."""
+    turned = rotate_clockwise(squares, rotation)
+    return tuple((row, col, ch) for row, line in enumerate(turned)
+                 for col, ch in enumerate(line) if ch != NO_CARD)
+
+
+@cache
+def _distinct_rotations(squares: Squares, rotations: tuple[int, ...]) -> tuple[int, ...]:
+    """The rotations giving different turned cards (a half-turn-symmetric card has two)."""
+    seen: set[tuple[str, ...]] = set()
+    distinct = []
+    for rotation in rotations:
+        turned = tuple(rotate_clockwise(squares, rotation))
+        if turned not in seen:
+            seen.add(turned)
+            distinct.append(rotation)
+    return tuple(distinct)
+
+
+@lru_cache(maxsize=256)
+def _card_table(
+    card_id: str, squares: Squares, rotations: tuple[int, ...], rows: int, cols: int
+) -> tuple[TurnedCardTable, ...]:
+    """Per distinct turn of a card: each position's footprint mask and its place actions
+    from the supply and from the hand (the latter still without ``refill``).
+
+    Shared between games (it is what keeps ``legal_actions`` fast): callers hand out copies.
+    """
+    tables = []
+    for rotation in _distinct_rotations(squares, rotations):
+        cells = _oriented_cells(squares, rotation)
+        positions = _positions(cells, rows, cols)
+        masks = _position_masks(tuple((row, col) for row, col, _ in cells), rows, cols)
+        supply, hand = (
+            tuple({"type": "place", "source": source, "card": card_id, "row": row, "col": col,
+                   "rotation": rotation} for row, col in positions)
+            for source in SOURCES
+        )
+        tables.append((masks, supply, hand))
+    return tuple(tables)
+
+
+@cache
+def _positions(cells: tuple[Cell, ...], rows: int, cols: int) -> tuple[tuple[int, int], ...]:
+    """(row, col) of every position where the turned card lies wholly inside the grid."""
+    height = 1 + max(cell[0] for cell in cells)
+    width = 1 + max(cell[1] for cell in cells)
+    return tuple((row, col) for row in range(rows - height + 1)
+                 for col in range(cols - width + 1))
+
+
+@cache
+def _position_masks(
+    footprint: tuple[tuple[int, int], ...], rows: int, cols: int
+) -> tuple[int, ...]:
+    """The bit mask of a footprint at each of its positions; one shared tuple per footprint."""
+    cells = tuple((row, col, "") for row, col in footprint)
+    return tuple(_footprint_mask(cells, row, col, rows, cols) or 0
+                 for row, col in _positions(cells, rows, cols))
+
+
+class _ReachablePositions:
+    """Which positions of a footprint reach the allowed area, worked out once per footprint."""
+
+    def __init__(self, allowed: int) -> None:
+        self.allowed = allowed
+        self.found: dict[int, list[int]] = {}
+
+    def indices(self, masks: tuple[int, ...]) -> list[int]:
+        """Indices of the masks that reach the allowed area (``masks`` from _position_masks)."""
+        key = id(masks)
+        if key not in self.found:
+            self.found[key] = [index for index, mask in enumerate(masks) if mask & self.allowed]
+        return self.found[key]
+
+
+def _footprint_mask(
+    cells: tuple[Cell, ...], row: int, col: int, rows: int, cols: int
+) -> int | None:
+    """The cells a card covers at (row, col) as a bit mask, or None if it leaves the grid."""
+    mask = 0
+    for dr, dc, _ in cells:
+        r, c = row + dr, col + dc
+        if not (0 <= r < rows and 0 <= c < cols):
+            return None
+        mask |= 1 << (r * cols + c)
+    return mask
+
+
+def _occupied_mask(grid: Sequence[str]) -> int:
+    """The cells holding a card square, as a bit mask (bit ``row * cols + col``)."""
+    return int("".join(grid)[::-1].replace(NO_CARD, "0").translate(_ANY_SQUARE_TO_ONE), 2)
+
+
+_ANY_SQUARE_TO_ONE = str.maketrans({ch: "1" for ch in MERCHANDISE + EMPTY_BOX})
+
+
+def _touch_area(occupied: int, rows: int, cols: int) -> int:
+    """The occupied cells and the cells sharing an edge with them."""
+    full = (1 << (rows * cols)) - 1
+    not_first_col = sum(1 << (r * cols) for r in range(rows)) ^ full
+    not_last_col = sum(1 << (r * cols + cols - 1) for r in range(rows)) ^ full
+    area = occupied | (occupied << cols) | (occupied >> cols)
+    area |= ((occupied << 1) & not_first_col) | ((occupied >> 1) & not_last_col)
+    return area & full
+
+
+def _lay(grid: Sequence[str], cells: tuple[Cell, ...], row: int, col: int) -> list[str]:
+    """``grid`` with a card's squares laid on top at (row, col)."""
+    lines = [list(line) for line in grid]
+    for dr, dc, ch in cells:
+        lines[row + dr][col + dc] = ch
+    return ["".join(line) for line in lines]
+
+
+register(SmallWarehouseGame())
