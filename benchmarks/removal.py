@@ -1,0 +1,84 @@
+"""Removal's engine speed: random full games per second, and enumerating legal placements.
+
+Run ``.venv/bin/python benchmarks/removal.py`` (one core, one process). It prints:
+
+- random full games per second (CPU time of this process): whole games (2, 3
+  and 4 players in turn) where every action is drawn uniformly from
+  ``legal_actions()`` and applied with ``apply`` (so every action is checked)
+  — aim ≥ 100;
+- the time to enumerate every legal placement (with its damage) of a
+  5-square tile in a partly filled full-size truck — aim ≤ 2 ms.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules import get_game
+from rules.catalogue import default_catalogue
+from rules.playout import play_randomly
+from rules.removal_truck import TileSpec, Truck
+
+GAMES = 60
+ENUMERATIONS = 2000
+PENTOMINO = TileSpec("sofa bed", ("###", "##."))
+
+
+def games_per_second(games: int = GAMES) -> tuple[float, float]:
+    """Random full games per second, and the mean number of actions per game."""
+    game = get_game("removal")
+    actions = 0
+    start = time.process_time()  # CPU time of this process: fair on a shared machine
+    for seed in range(games):
+        players = [f"P{index + 1}" for index in range(2 + seed % 3)]
+        state = play_randomly(game.new_game(players, seed=seed), random.Random(seed))
+        actions += len(state.log)
+    elapsed = time.process_time() - start
+    return games / elapsed, actions / games
+
+
+def partly_filled_truck(seed: int = 7, tiles: int = 5) -> Truck:
+    """The first default truck with ``tiles`` catalogue items at random legal spots."""
+    catalogue = default_catalogue("removal")
+    truck = Truck(catalogue["trucks"][0])
+    rng = random.Random(seed)
+    delicate = [item for item in catalogue["items"] if item.get("delicate")][:2]
+    others = rng.sample(catalogue["items"], tiles - len(delicate))
+    for entry in [*delicate, *others]:
+        spec = TileSpec(entry["id"], tuple(entry["shape"]), heavy=bool(entry.get("heavy")),
+                        delicate=tuple(entry["delicate"]) if entry.get("delicate") else None)
+        options = truck.legal_placements(spec)
+        if options:
+            choice = rng.choice(options)
+            truck.place(spec, choice.row, choice.col, choice.rotation, choice.flip)
+    return truck
+
+
+def enumeration_ms(repeats: int = ENUMERATIONS) -> tuple[float, int, int]:
+    """Median milliseconds per enumeration, placements found, tiles in the truck."""
+    truck = partly_filled_truck()
+    timings = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        found = truck.legal_placements(PENTOMINO)
+        timings.append(time.perf_counter() - start)
+    return statistics.median(timings) * 1000, len(found), len(truck.tiles)
+
+
+def main() -> None:
+    rate, actions = games_per_second()
+    print(f"removal random full games per second: {rate:.1f} "
+          f"({GAMES} games of 2-4 players, {actions:.0f} actions per game; aim >= 100)")
+    median, count, tiles = enumeration_ms()
+    print(f"removal legal placements of a 5-square tile: {median:.3f} ms median "
+          f"({count} placements, full-size truck holding {tiles} tiles; aim <= 2 ms)")
+
+
+if __name__ == "__main__":
+    main()

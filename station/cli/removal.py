@@ -1,0 +1,48 @@
+"""``packref removal truck FILE`` and ``packref removal placements FILE`` (contracts.md §4)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from station.cli._output import emit
+from station.inputs.removal import placements_document, truck_document
+from station.jsonin import Node, load_json_file
+
+ORDER = 30
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "removal",
+        help="Removal's truck: check placements, score a drive, list legal placements",
+        description="Removal's truck from a JSON file (contracts.md §4).",
+    )
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND",
+                                     parser_class=type(parser))
+    truck = commands.add_parser(
+        "truck",
+        help="apply placements to a truck and score its drive",
+        description="Apply a sequence of placements to one truck, reporting each as legal or "
+        "not (with the reason), and score the drive when \"drive\" is true.",
+    )
+    truck.add_argument("file", metavar="FILE", help="the truck JSON file")
+    truck.set_defaults(run=_runner(truck_document))
+    placements = commands.add_parser(
+        "placements",
+        help="list every legal placement of a tile in a truck",
+        description="Read a truck file plus \"tile\": NAME (and optional \"helpers\") and print "
+        "every legal row, col, rotation and flip of that tile, each footprint once, with the "
+        "delicate tiles it would damage.",
+    )
+    placements.add_argument("file", metavar="FILE", help="the truck JSON file with \"tile\"")
+    placements.set_defaults(run=_runner(placements_document))
+
+
+def _runner(build: Callable[[Node], dict[str, Any]]) -> Callable[[argparse.Namespace], int]:
+    def run(arguments: argparse.Namespace) -> int:
+        emit(build(load_json_file(arguments.file)))
+        return 0
+
+    return run
