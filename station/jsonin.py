@@ -22,6 +22,23 @@ _MISSING = object()
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads would keep the last of two equal keys silently, hiding e.g. a
+    # speculator entered twice in one round.
+    document: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in document:
+            raise _DuplicateKey(key)
+        document[key] = value
+    return document
+
+
 def load_json_file(path: str | Path) -> Node:
     """The JSON document in ``path`` as a :class:`Node`; unreadable or bad JSON: InputError."""
     try:
@@ -35,7 +52,9 @@ def load_json_file(path: str | Path) -> Node:
     except OSError as error:
         raise InputError(f"{path}: cannot read ({error.strerror})") from None
     try:
-        document = json.loads(text)
+        document = json.loads(text, object_pairs_hook=_refuse_duplicate_keys)
+    except _DuplicateKey as error:
+        raise InputError(f"{path}: the key {error.key!r} appears twice in one object") from None
     except json.JSONDecodeError as error:
         raise InputError(
             f"{path}: invalid JSON at line {error.lineno} column {error.colno}: {error.msg}"

@@ -42,3 +42,10 @@ def test_file_errors_are_one_line(tmp_path) -> None:
         load_json_file(bad)
     with pytest.raises(InputError, match="no such file"):
         load_json_file(tmp_path / "missing.json")
+
+
+def test_duplicate_keys_are_refused(tmp_path) -> None:
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"speculations": {"Cas": 4, "Cas": 5}}', encoding="utf-8")
+    with pytest.raises(InputError, match="'Cas' appears twice"):
+        load_json_file(twice)
