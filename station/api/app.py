@@ -1,0 +1,48 @@
+"""The FastAPI application: API routes per resource, WebSockets, pages, static files."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from station.api import live, pages, tables, tournaments
+from station.api.deps import Services
+from station.api.errors import install_error_handlers
+
+STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
+Background = Callable[[Services], Coroutine[Any, Any, Any]]
+
+
+def create_app(services: Services, background: Background | None = None) -> FastAPI:
+    """The dashboard app for ``services``; ``background`` (e.g. the demo loop) runs alongside."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        services.hub.attach(asyncio.get_running_loop())
+        await asyncio.to_thread(services.station.resume)
+        task = asyncio.create_task(background(services)) if background else None
+        app.state.background = task
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+
+    app = FastAPI(title="packref station", lifespan=lifespan,
+                  description="Live tables, referee decisions and tournaments. Reads are "
+                  "public; writes need 'Authorization: Bearer <organiser token>'.")
+    app.state.services = services
+    install_error_handlers(app)
+    app.include_router(tables.router)
+    app.include_router(tournaments.router)
+    app.include_router(live.router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app

@@ -1,0 +1,91 @@
+"""What routes depend on, as named ``Annotated`` aliases (FastAPI full-stack template style).
+
+``Services`` is the station's composition: settings, database, event store,
+station, hub, clock. Tests build one with a temporary database and a
+:class:`~station.store.FixedClock`, and hand it to :func:`~station.api.create_app`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, WebSocket, status
+from sqlalchemy.orm import Session
+
+from station.config import Settings
+from station.live.hub import Hub
+from station.live.station import Station
+from station.store import Clock, Database, EventStore, SystemClock, open_database
+
+AUTHOR_HEADER = "X-Packref-Author"
+
+
+@dataclass
+class Services:
+    """Everything the routes use; one per running station."""
+
+    settings: Settings
+    database: Database
+    store: EventStore
+    station: Station
+    hub: Hub
+    clock: Clock
+
+    def __repr__(self) -> str:
+        return f"<Services {self.database!r}>"
+
+
+def build_services(settings: Settings, clock: Clock | None = None) -> Services:
+    """Open the database and put the station together (tables resumed lazily)."""
+    clock = clock or SystemClock()
+    database = open_database(settings.database_url)
+    store = EventStore(database, clock)
+    hub = Hub()
+    return Services(settings, database, store, Station(store, hub), hub, clock)
+
+
+def get_services(request: Request) -> Services:
+    return request.app.state.services
+
+
+def get_ws_services(websocket: WebSocket) -> Services:
+    return websocket.app.state.services
+
+
+def get_station(services: Annotated[Services, Depends(get_services)]) -> Station:
+    return services.station
+
+
+def get_session(services: Annotated[Services, Depends(get_services)]) -> Iterator[Session]:
+    """A session for one request; a route that writes calls ``commit()`` before it answers,
+    and whatever is not committed is rolled back."""
+    with services.database.new_session() as session:
+        yield session
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def require_organiser(request: Request,
+                      services: Annotated[Services, Depends(get_services)]) -> str:
+    """The author of a write: the organiser's token is required; names come from a header."""
+    if not services.settings.token.accepts(bearer_token(request)):
+        raise HTTPException(
+            status.HTTP_401_UNAUTHORIZED,
+            "writes need the organiser's token: send 'Authorization: Bearer TOKEN'",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    name = request.headers.get(AUTHOR_HEADER, "").strip()[:100]
+    return f"organiser:{name}" if name else "organiser"
+
+
+ServicesDep = Annotated[Services, Depends(get_services)]
+WsServicesDep = Annotated[Services, Depends(get_ws_services)]
+StationDep = Annotated[Station, Depends(get_station)]
+SessionDep = Annotated[Session, Depends(get_session)]
+TokenDep = Annotated[str, Depends(require_organiser)]

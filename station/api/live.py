@@ -1,0 +1,83 @@
+"""WebSocket live updates: ``/ws/tables/{id}`` and ``/ws/tournaments/{id}``.
+
+A table's socket first sends the current snapshot (so a page opened mid-game
+shows the state at once), then every new snapshot as it is stored. A
+tournament's socket sends ``{"type": "changed"}`` whenever its results may have
+moved; the page then fetches the tournament again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from station.api.deps import WsServicesDep
+from station.live.hub import Hub
+from station.live.station import UnknownTable
+from station.store.clock import epoch_seconds
+
+router = APIRouter(tags=["live"])
+
+
+async def _drain_incoming(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, until it goes away."""
+    try:
+        while True:
+            await websocket.receive_text()
+    except WebSocketDisconnect:
+        return
+
+
+async def _forward(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
+    while True:
+        await websocket.send_text(await queue.get())
+
+
+async def _stream(websocket: WebSocket, hub: Hub, queues: list[tuple[str, asyncio.Queue[str]]],
+                  first: str | None) -> None:
+    """Send ``first``, then whatever arrives on the (already subscribed) queues."""
+    try:
+        if first is not None:
+            await websocket.send_text(first)
+        tasks = [asyncio.create_task(_drain_incoming(websocket)),
+                 *(asyncio.create_task(_forward(websocket, queue)) for _, queue in queues)]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:  # no waiting for them: the client is gone, return at once
+                task.cancel()
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        for channel, queue in queues:
+            hub.unsubscribe(channel, queue)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_updates(websocket: WebSocket, table_id: str, services: WsServicesDep) -> None:
+    """The table's snapshot now, then each new one (subscribed first, so none is missed)."""
+    station, hub = services.station, services.hub
+    queues = [(f"table:{table_id}", hub.subscribe(f"table:{table_id}"))]
+    try:
+        snapshot = await asyncio.to_thread(station.snapshot, table_id)
+    except UnknownTable as error:
+        hub.unsubscribe(*queues[0])
+        await websocket.close(code=4404, reason=str(error))
+        return
+    await websocket.accept()
+    first = json.dumps({"type": "snapshot", "stored_at": epoch_seconds(),
+                        "seq": snapshot["seq"], "snapshot": snapshot})
+    await _stream(websocket, hub, queues, first)
+
+
+@router.websocket("/ws/tournaments/{tournament_id}")
+async def tournament_updates(websocket: WebSocket, tournament_id: str,
+                             services: WsServicesDep) -> None:
+    """``{"type": "changed"}`` now and whenever the tournament or a table moves."""
+    hub = services.hub
+    channels = [f"tournament:{tournament_id}", "tables"]
+    queues = [(channel, hub.subscribe(channel)) for channel in channels]
+    await websocket.accept()
+    await _stream(websocket, hub, queues, json.dumps({"type": "changed"}))

@@ -1,0 +1,56 @@
+"""Server-rendered pages: index, a table's live view and projector view, tournaments.
+
+Each page is complete HTML at once (a page opened mid-game shows the current
+state before any script runs); a little JavaScript then keeps it live over
+the WebSocket.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from station.api.deps import ServicesDep, SessionDep, StationDep
+from station.tournament import service
+
+TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
+router = APIRouter(include_in_schema=False)
+
+
+def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
+    return TEMPLATES.TemplateResponse(request, name, context)
+
+
+@router.get("/", response_class=HTMLResponse)
+def index(request: Request, station: StationDep, session: SessionDep) -> HTMLResponse:
+    tables = [station.snapshot(table_id) for table_id in station.table_ids()]
+    return _render(request, "index.html", tables=tables,
+                   tournaments=service.list_tournaments(session))
+
+
+@router.get("/tables/{table_id}", response_class=HTMLResponse)
+def table_page(request: Request, table_id: str, station: StationDep) -> HTMLResponse:
+    return _render(request, "table.html", snapshot=station.snapshot(table_id))
+
+
+@router.get("/tables/{table_id}/projector", response_class=HTMLResponse)
+def table_projector(request: Request, table_id: str, station: StationDep) -> HTMLResponse:
+    return _render(request, "projector.html", snapshot=station.snapshot(table_id))
+
+
+@router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
+def tournament_page(request: Request, tournament_id: str, session: SessionDep,
+                    services: ServicesDep) -> HTMLResponse:
+    detail = service.tournament_detail(session, services.station, tournament_id)
+    return _render(request, "tournament.html", tournament=detail, projector=False)
+
+
+@router.get("/tournaments/{tournament_id}/projector", response_class=HTMLResponse)
+def tournament_projector(request: Request, tournament_id: str, session: SessionDep,
+                         services: ServicesDep) -> HTMLResponse:
+    detail = service.tournament_detail(session, services.station, tournament_id)
+    return _render(request, "tournament.html", tournament=detail, projector=True)

@@ -1,0 +1,119 @@
+"""``/api/tables``: tables, their games, observations and referee decisions."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from fastapi import APIRouter, Query, status
+
+from rules import game_names, get_game
+from station.api.deps import StationDep, TokenDep
+from station.api.models import CorrectionIn, GameStart, ObservationIn, TableCreate
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+
+def _summary(station: StationDep, table_id: str) -> dict[str, Any]:
+    snapshot = station.snapshot(table_id)
+    game = snapshot["game"]
+    return {"id": table_id, "name": snapshot["table"]["name"], "seq": snapshot["seq"],
+            "game": None if game is None else {
+                "name": game["name"], "players": game["players"], "over": game["over"],
+                "seq": game["seq"]},
+            "flags": len(snapshot["flags"])}
+
+
+@router.get("/games")
+def list_games() -> list[dict[str, Any]]:
+    """The games this station can referee."""
+    games = [get_game(name) for name in game_names()]
+    return [{"name": game.name, "min_players": game.min_players,
+             "max_players": game.max_players, "options": game.default_options}
+            for game in games]
+
+
+@router.get("/tables")
+def list_tables(station: StationDep) -> list[dict[str, Any]]:
+    return [_summary(station, table_id) for table_id in station.table_ids()]
+
+
+@router.post("/tables", status_code=status.HTTP_201_CREATED)
+def create_table(body: TableCreate, station: StationDep, author: TokenDep) -> dict[str, Any]:
+    """Add a table, and start its first game if one is given."""
+    if body.game is not None:  # check the game before anything is written
+        start = body.game
+        get_game(start.game).new_game(start.players, seed=start.seed or 0, options=start.options)
+    live = station.create_table(body.name, body.id)
+    if body.game is not None:
+        _start(station, live.info.id, body.game, author)
+    return station.snapshot(live.info.id)
+
+
+def _start(station: StationDep, table_id: str, body: GameStart, author: str) -> None:
+    seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
+    station.start_game(table_id, body.game, body.players, seed, body.options, author)
+
+
+@router.get("/tables/{table_id}")
+def read_table(table_id: str, station: StationDep) -> dict[str, Any]:
+    """The table's live snapshot: game, state, scores, open flags, recent events."""
+    return station.snapshot(table_id)
+
+
+@router.get("/tables/{table_id}/events")
+def read_events(table_id: str, station: StationDep, after: int = Query(0, ge=0),
+                limit: int = Query(500, ge=1, le=5000)) -> list[dict[str, Any]]:
+    """The table's stored events after ``after``, in order (the whole record)."""
+    station.table(table_id)
+    return [event.to_json() for event in station.store.events(table_id, after, limit)]
+
+
+@router.get("/tables/{table_id}/legal-actions")
+def legal_actions(table_id: str, station: StationDep,
+                  limit: int = Query(200, ge=1, le=5000)) -> dict[str, Any]:
+    """Actions the engine allows now (for a referee's correction)."""
+    live = station.table(table_id)
+    if live.current is None or live.current.state.is_over():
+        return {"actions": [], "total": 0}
+    actions = live.current.state.legal_actions()
+    return {"actions": actions[:limit], "total": len(actions)}
+
+
+@router.post("/tables/{table_id}/games", status_code=status.HTTP_201_CREATED)
+def start_game(table_id: str, body: GameStart, station: StationDep,
+               author: TokenDep) -> dict[str, Any]:
+    """Start a new game at the table (the previous one stays in the record)."""
+    _start(station, table_id, body, author)
+    return station.snapshot(table_id)
+
+
+@router.post("/tables/{table_id}/observations", status_code=status.HTTP_201_CREATED)
+def post_observation(table_id: str, body: ObservationIn, station: StationDep,
+                     author: TokenDep) -> dict[str, Any]:
+    """Feed a stable observation through the table's translator and engine."""
+    events = station.observe(table_id, body.observation, body.source, author)
+    return {"events": [event.to_json() for event in events]}
+
+
+@router.post("/tables/{table_id}/corrections", status_code=status.HTTP_201_CREATED)
+def post_correction(table_id: str, body: CorrectionIn, station: StationDep,
+                    author: TokenDep) -> dict[str, Any]:
+    """A referee's action: applied if the engine allows it (422 with its reason if not)."""
+    events = station.correct(table_id, body.action, author, body.flag)
+    return {"events": [event.to_json() for event in events]}
+
+
+@router.post("/tables/{table_id}/flags/{flag}/accept", status_code=status.HTTP_201_CREATED)
+def accept_flag(table_id: str, flag: int, station: StationDep,
+                author: TokenDep) -> dict[str, Any]:
+    """The referee accepts the engine's refusal: the flag closes, nothing is applied."""
+    events = station.accept(table_id, flag, author)
+    return {"events": [event.to_json() for event in events]}
+
+
+@router.post("/tables/{table_id}/undo", status_code=status.HTTP_201_CREATED)
+def undo(table_id: str, station: StationDep, author: TokenDep) -> dict[str, Any]:
+    """Take back the last applied action of the current game (a new event, not an edit)."""
+    events = station.undo(table_id, author)
+    return {"events": [event.to_json() for event in events]}

@@ -1,0 +1,109 @@
+"""``/api/tournaments``: players, rounds and their games, results, standings, CSV."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Response, status
+
+from station.api.deps import ServicesDep, SessionDep, TokenDep
+from station.api.models import (
+    MatchCreate,
+    MatchStart,
+    PlayerIn,
+    ResultIn,
+    TieBreakersIn,
+    TournamentCreate,
+)
+from station.tournament import service
+
+router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+
+
+def _changed(services: ServicesDep, tournament_id: str) -> None:
+    services.hub.publish(f"tournament:{tournament_id}", json.dumps({"type": "changed"}))
+
+
+@router.get("")
+def list_tournaments(session: SessionDep) -> list[dict[str, Any]]:
+    return service.list_tournaments(session)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED)
+def create_tournament(body: TournamentCreate, session: SessionDep, services: ServicesDep,
+                      author: TokenDep) -> dict[str, Any]:
+    created = service.create_tournament(session, services.clock, body.name, body.id,
+                                        body.tie_breakers, body.players)
+    session.commit()
+    return service.tournament_detail(session, services.station, created["id"])
+
+
+@router.get("/{tournament_id}")
+def read_tournament(tournament_id: str, session: SessionDep,
+                    services: ServicesDep) -> dict[str, Any]:
+    """Players, rounds with games and results (live or by hand), standings."""
+    return service.tournament_detail(session, services.station, tournament_id)
+
+
+@router.put("/{tournament_id}/tie-breakers")
+def put_tie_breakers(tournament_id: str, body: TieBreakersIn, session: SessionDep,
+                     services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    service.set_tie_breakers(session, tournament_id, body.tie_breakers)
+    session.commit()
+    _changed(services, tournament_id)
+    return service.tournament_detail(session, services.station, tournament_id)
+
+
+@router.post("/{tournament_id}/players", status_code=status.HTTP_201_CREATED)
+def add_player(tournament_id: str, body: PlayerIn, session: SessionDep, services: ServicesDep,
+               author: TokenDep) -> dict[str, Any]:
+    players = service.add_player(session, tournament_id, body.name)
+    session.commit()
+    _changed(services, tournament_id)
+    return {"players": players}
+
+
+@router.post("/{tournament_id}/games", status_code=status.HTTP_201_CREATED)
+def add_match(tournament_id: str, body: MatchCreate, session: SessionDep,
+              services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    """Add a game to a round (with a table to play it live, or without to enter by hand)."""
+    match = service.add_match(session, tournament_id, body.round, body.players, body.table)
+    session.commit()
+    _changed(services, tournament_id)
+    return match
+
+
+@router.post("/{tournament_id}/games/{match_id}/start", status_code=status.HTTP_201_CREATED)
+def start_match(tournament_id: str, match_id: int, body: MatchStart, session: SessionDep,
+                services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    """Start the game at its table; the result then comes from the live game."""
+    started = service.start_match(session, services.station, tournament_id, match_id,
+                                  body.game, author, body.seed, body.options)
+    session.commit()
+    _changed(services, tournament_id)
+    return started
+
+
+@router.put("/{tournament_id}/games/{match_id}/result")
+def put_result(tournament_id: str, match_id: int, body: ResultIn, session: SessionDep,
+               services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    """Enter a game's result by hand (replacing any earlier one)."""
+    match = service.record_result(session, tournament_id, match_id, body.scores,
+                                  body.winners, author)
+    session.commit()
+    _changed(services, tournament_id)
+    return match
+
+
+@router.get("/{tournament_id}/standings")
+def read_standings(tournament_id: str, session: SessionDep,
+                   services: ServicesDep) -> list[dict[str, Any]]:
+    return service.tournament_detail(session, services.station, tournament_id)["standings"]
+
+
+@router.get("/{tournament_id}/standings.csv")
+def standings_csv(tournament_id: str, session: SessionDep, services: ServicesDep) -> Response:
+    text = service.tournament_csv(session, services.station, tournament_id)
+    return Response(text, media_type="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="{tournament_id}-standings.csv"'})

@@ -1,0 +1,173 @@
+"""``packref serve`` (the station) and ``packref demo`` (the station fed by recordings).
+
+Both print one JSON line on stdout once the server is listening: its ``url``,
+the data directory, and — on the first start only — the organiser's ``token``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import shutil
+import socket
+import sys
+import tempfile
+from typing import Any
+
+from station.cli._output import emit
+from station.errors import InputError
+
+ORDER = 60
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    serve = subparsers.add_parser(
+        "serve", help="run the station: live tables, dashboard, tournaments",
+        description="Run the station's dashboard and API. Data (database, logs) lives under "
+        "--data; SQLite by default, or any SQLAlchemy URL with --db (PostgreSQL included). "
+        "The organiser's token is printed once, at the first start.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                       "0.0.0.0 for the local network)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument("--data", help="data directory (default: a per-user directory)")
+    serve.add_argument("--db", help="database URL, e.g. postgresql://user@hub/packref")
+    serve.set_defaults(run=run_serve)
+
+    demo = subparsers.add_parser(
+        "demo", help="the station fed by recorded games, over and over",
+        description="Run the station with every game's recording replayed through the live "
+        "loop (translator, engine, store, dashboard), again and again until Ctrl-C.")
+    demo.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    demo.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    demo.add_argument("--data", help="data directory (default: a temporary one, removed at exit)")
+    demo.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
+    demo.add_argument("--once", action="store_true", help="play each recording once, then exit")
+    demo.set_defaults(run=run_demo)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    if not 0 <= port <= 65535:
+        raise InputError(f"--port: must be 0..65535, not {port}")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as error:
+        listener.close()
+        raise InputError(f"--port: cannot listen on {host}:{port} ({error.strerror})") from None
+    listener.listen(128)
+    return listener
+
+
+def _url(listener: socket.socket, host: str) -> str:
+    port = listener.getsockname()[1]
+    shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
+    return f"http://{shown}:{port}/"
+
+
+def _run_server(app: Any, listener: socket.socket) -> Any:
+    import uvicorn
+
+    config = uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on")
+    server = uvicorn.Server(config)
+    app.state.server = server
+    server.run(sockets=[listener])
+    return server
+
+
+def _log_to_file(settings: Any) -> None:
+    """Warnings and errors of the server (and the start of each run) go to ``logs/station.log``."""
+    handler = logging.FileHandler(settings.logs_dir / "station.log", encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    for name in ("packref", "uvicorn.error"):
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
+def _announce(url: str, settings: Any, extra: dict[str, Any] | None = None) -> None:
+    document: dict[str, Any] = {"url": url, "data": str(settings.data_dir)}
+    if settings.new_token:
+        document["token"] = settings.new_token
+        print(f"packref: the organiser's token is {settings.new_token} — keep it, it is shown "
+              "only this once", file=sys.stderr)
+    document.update(extra or {})
+    logging.getLogger("packref").info("station listening at %s", url)
+    emit(document)
+    print(f"packref: dashboard at {url} (Ctrl-C stops)", file=sys.stderr)
+
+
+def run_serve(arguments: argparse.Namespace) -> int:
+    from station.api import build_services, create_app
+    from station.config import load_settings
+
+    settings = load_settings(arguments.data, arguments.db)
+    _log_to_file(settings)
+    listener = _listen(arguments.host, arguments.port)
+    services = build_services(settings)
+    app = create_app(services)
+    _announce(_url(listener, arguments.host), settings,
+              {"database": services.database.engine.url.render_as_string(hide_password=True)})
+    try:
+        _run_server(app, listener)
+    finally:
+        services.database.close()
+    return 0
+
+
+def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: list[int],
+               stop: Any) -> Any:
+    """The demo's background task: play the recordings (``stop()`` the server after ``--once``)."""
+    from station.live.demo import run_demo as play
+
+    async def background(services: Any) -> None:
+        try:
+            played.append(await play(services.station, recordings, arguments.speed,
+                                     arguments.once))
+        except Exception:
+            logging.getLogger("packref").exception("the demo loop stopped")
+            print("packref: the demo loop stopped (see logs/station.log)", file=sys.stderr)
+            raise
+        finally:
+            if arguments.once:
+                stop()
+
+    return background
+
+
+def run_demo(arguments: argparse.Namespace) -> int:
+    from station.api import build_services, create_app
+    from station.config import load_settings
+    from station.live.demo import prepare_tables
+    from station.live.recordings import demo_recordings
+
+    if arguments.speed <= 0:
+        raise InputError("--speed: must be more than 0")
+    recordings = demo_recordings()
+    if not recordings:
+        raise InputError("no game is registered, so there is nothing to replay")
+    data = arguments.data or tempfile.mkdtemp(prefix="packref-demo-")
+    settings = load_settings(data)
+    _log_to_file(settings)
+    listener = _listen(arguments.host, arguments.port)
+    services = build_services(settings)
+    played: list[int] = []
+    background = _demo_loop(recordings, arguments, played,
+                            stop=lambda: setattr(app.state.server, "should_exit", True))
+    app = create_app(services, background)
+    tables = prepare_tables(services.station, recordings)
+    _announce(_url(listener, arguments.host), settings,
+              {"tables": [f"{_url(listener, arguments.host)}tables/{t}" for t in tables]})
+    try:
+        _run_server(app, listener)
+        if arguments.once:
+            emit({"games": sum(played), "tables": tables,
+                  "events": services.store.count_events(tables)})
+    finally:
+        services.database.close()
+        if not arguments.data:  # the demo's own temporary directory
+            shutil.rmtree(data, ignore_errors=True)
+    return 0 if not arguments.once or played else 1
+

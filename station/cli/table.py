@@ -1,0 +1,134 @@
+"""``packref table add|list|show|events``: the station's tables, straight from its database.
+
+These work with the station running or not (SQLite in WAL mode takes a second
+writer; a running station loads a new table the first time it is asked for).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from typing import Any
+
+from station.cli._output import emit, emit_lines
+from station.errors import InputError
+
+ORDER = 70
+
+
+def _storage_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", help="data directory (default: the per-user one)")
+    parser.add_argument("--db", help="database URL (default: SQLite under --data)")
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    table = subparsers.add_parser("table", help="add and list the station's tables",
+                                  description="Add, list and inspect tables.")
+    commands = table.add_subparsers(title="table commands", metavar="COMMAND",
+                                    parser_class=type(table))
+    add = commands.add_parser("add", help="add a table, optionally starting a game there")
+    add.add_argument("name", help='the table\'s name, e.g. "Table 3"')
+    add.add_argument("--id", help="its id (default: made from the name, e.g. table-3)")
+    add.add_argument("--game", help="start this game there, e.g. small-warehouse")
+    add.add_argument("--players", help="comma-separated player names (with --game)")
+    add.add_argument("--seed", type=int, help="the game's seed (default: random)")
+    add.add_argument("--options", help="the game's options as a JSON object")
+    _storage_options(add)
+    add.set_defaults(run=run_add)
+    listing = commands.add_parser("list", help="every table, one JSON line each")
+    _storage_options(listing)
+    listing.set_defaults(run=run_list)
+    show = commands.add_parser("show", help="a table's live snapshot as JSON")
+    show.add_argument("id")
+    _storage_options(show)
+    show.set_defaults(run=run_show)
+    events = commands.add_parser("events", help="a table's stored events, as JSON Lines")
+    events.add_argument("id")
+    _storage_options(events)
+    events.set_defaults(run=run_events)
+    table.set_defaults(run=lambda _arguments: (table.print_help(sys.stderr), 2)[1])
+
+
+def open_station(arguments: argparse.Namespace) -> Any:
+    """The station over the database named by ``--data``/``--db`` (no server, no broadcast)."""
+    from station.config import load_settings
+    from station.live.station import Station
+    from station.store import EventStore, open_database
+
+    settings = load_settings(arguments.data, arguments.db)
+    return Station(EventStore(open_database(settings.database_url)))
+
+
+def _summary(station: Any, table_id: str) -> dict[str, Any]:
+    snapshot = station.snapshot(table_id)
+    game = snapshot["game"]
+    return {"id": table_id, "name": snapshot["table"]["name"], "events": snapshot["seq"],
+            "game": None if game is None else game["name"],
+            "players": [] if game is None else game["players"],
+            "over": None if game is None else game["over"],
+            "scores": {} if game is None else {s["player"]: s["total"] for s in game["scores"]}}
+
+
+def _game_arguments(arguments: argparse.Namespace) -> tuple[list[str], dict[str, Any] | None]:
+    if not arguments.players:
+        raise InputError("--players: give the players with --game, e.g. --players Ana,Ben")
+    players = [name.strip() for name in arguments.players.split(",") if name.strip()]
+    options = None
+    if arguments.options:
+        try:
+            options = json.loads(arguments.options)
+        except json.JSONDecodeError as error:
+            raise InputError(f"--options: invalid JSON: {error.msg}") from None
+        if not isinstance(options, dict):
+            raise InputError("--options: must be a JSON object")
+    return players, options
+
+
+def run_add(arguments: argparse.Namespace) -> int:
+    from rules import RulesError, get_game
+    from station.store import StoreConflict
+
+    station = open_station(arguments)
+    players, options = ([], None) if not arguments.game else _game_arguments(arguments)
+    seed = arguments.seed if arguments.seed is not None else secrets.randbelow(2**31)
+    try:
+        if arguments.game:  # check the game before anything is written
+            get_game(arguments.game).new_game(players, seed=seed, options=options)
+        live = station.create_table(arguments.name, arguments.id)
+        if arguments.game:
+            station.start_game(live.info.id, arguments.game, players, seed, options, "cli")
+    except (RulesError, ValueError, StoreConflict) as error:
+        raise InputError(f"table add: {error}") from None
+    emit(_summary(station, live.info.id))
+    return 0
+
+
+def run_list(arguments: argparse.Namespace) -> int:
+    station = open_station(arguments)
+    emit_lines(_summary(station, table_id) for table_id in station.table_ids())
+    return 0
+
+
+def _known(station: Any, table_id: str) -> None:
+    from station.live.station import UnknownTable
+
+    try:
+        station.table(table_id)
+    except UnknownTable as error:
+        raise InputError(f"ID: {error}") from None
+
+
+def run_show(arguments: argparse.Namespace) -> int:
+    station = open_station(arguments)
+    _known(station, arguments.id)
+    emit(station.snapshot(arguments.id))
+    return 0
+
+
+def run_events(arguments: argparse.Namespace) -> int:
+    station = open_station(arguments)
+    _known(station, arguments.id)
+    emit_lines(event.to_json() for event in station.store.events(arguments.id))
+    return 0

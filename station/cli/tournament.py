@@ -1,0 +1,221 @@
+"""``packref tournament ...``: players, rounds, results and standings, from the station's database.
+
+The same operations as ``/api/tournaments``; results of games played at live
+tables are read from those tables' events.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from station.cli._output import emit
+from station.cli.table import open_station
+from station.errors import InputError
+
+ORDER = 80
+
+
+def _storage_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", help="data directory (default: the per-user one)")
+    parser.add_argument("--db", help="database URL (default: SQLite under --data)")
+
+
+def _names(text: str, place: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise InputError(f"{place}: give at least one name")
+    return names
+
+
+Command = Callable[[str, str, Callable[..., int]], argparse.ArgumentParser]
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "tournament", help="run a tournament: players, rounds, results, standings",
+        description="Tournaments: players meet in games (live at tables, or entered by hand); "
+        "standings use configurable, deterministic tie-breakers.")
+    commands = parser.add_subparsers(title="tournament commands", metavar="COMMAND",
+                                     parser_class=type(parser))
+
+    def command(name: str, help_text: str, run: Callable[..., int]) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        _storage_options(sub)
+        sub.set_defaults(run=run)
+        return sub
+
+    _add_setup_commands(command)
+    _add_result_commands(command)
+    parser.set_defaults(run=lambda _arguments: (parser.print_help(sys.stderr), 2)[1])
+
+
+def _add_setup_commands(command: Command) -> None:
+    """add, list, show, player, game, start."""
+    add = command("add", "create a tournament", run_add)
+    add.add_argument("name")
+    add.add_argument("--id", help="its id (default: made from the name)")
+    add.add_argument("--players", help="comma-separated player names")
+    add.add_argument("--tie-breakers", help="comma-separated, in order, from: wins, points, "
+                     "average, head_to_head, opponents, fewest_games (default wins,points,"
+                     "head_to_head)")
+    command("list", "every tournament", run_list)
+    command("show", "a tournament: players, rounds, results, standings",
+            run_show).add_argument("tournament")
+    player = command("player", "register players", run_player)
+    player.add_argument("tournament")
+    player.add_argument("names", help="comma-separated player names")
+    game = command("game", "add a game to a round", run_game)
+    game.add_argument("tournament")
+    game.add_argument("--round", type=int, required=True)
+    game.add_argument("--players", required=True, help="comma-separated player names")
+    game.add_argument("--table", help="the table where it is played live")
+    start = command("start", "start a game at its table (its result then comes live)", run_start)
+    start.add_argument("tournament")
+    start.add_argument("game_id", type=int, metavar="GAME")
+    start.add_argument("--game", required=True, help="which game, e.g. moving-day")
+    start.add_argument("--seed", type=int)
+
+
+def _add_result_commands(command: Command) -> None:
+    """result, tie-breakers, standings."""
+    result = command("result", "enter a game's result by hand", run_result)
+    result.add_argument("tournament")
+    result.add_argument("game_id", type=int, metavar="GAME")
+    result.add_argument("--score", action="append", required=True, metavar="PLAYER=TOTAL",
+                        help="one per player, e.g. --score Ana=31 --score Ben=27")
+    result.add_argument("--winners", help="comma-separated (default: the highest totals)")
+    breakers = command("tie-breakers", "set the tie-breakers, in order", run_tie_breakers)
+    breakers.add_argument("tournament")
+    breakers.add_argument("names", help="comma-separated, e.g. wins,head_to_head,points")
+    standings = command("standings", "the standings (JSON; --csv FILE also writes CSV)",
+                        run_standings)
+    standings.add_argument("tournament")
+    standings.add_argument("--csv", type=Path, metavar="FILE", help="write the standings as CSV")
+
+
+def _in_transaction(arguments: argparse.Namespace,
+                    work: Callable[[Any, Any], Any]) -> Any:
+    """Run ``work(session, station)`` in one transaction; refusals become one-line errors."""
+    from rules import RulesError
+    from station.live.station import UnknownTable
+    from station.tournament.service import TournamentRefusal, UnknownTournament
+
+    station = open_station(arguments)
+    try:
+        with station.store.database.session() as session:
+            return work(session, station)
+    except (TournamentRefusal, UnknownTournament, UnknownTable, RulesError, ValueError) as error:
+        raise InputError(f"tournament: {error}") from None
+
+
+def run_add(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    players = _names(arguments.players, "--players") if arguments.players else []
+    breakers = (_names(arguments.tie_breakers, "--tie-breakers")
+                if arguments.tie_breakers else None)
+    emit(_in_transaction(arguments, lambda session, station: service.create_tournament(
+        session, station.store.clock, arguments.name, arguments.id, breakers, players)))
+    return 0
+
+
+def run_list(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    emit(_in_transaction(arguments, lambda session, _station: service.list_tournaments(session)))
+    return 0
+
+
+def run_show(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    emit(_in_transaction(arguments, lambda session, station: service.tournament_detail(
+        session, station, arguments.tournament)))
+    return 0
+
+
+def run_player(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    def work(session: Any, _station: Any) -> Any:
+        players: list[str] = []
+        for name in _names(arguments.names, "NAMES"):
+            players = service.add_player(session, arguments.tournament, name)
+        return {"players": players}
+
+    emit(_in_transaction(arguments, work))
+    return 0
+
+
+def run_game(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    players = _names(arguments.players, "--players")
+    emit(_in_transaction(arguments, lambda session, _station: service.add_match(
+        session, arguments.tournament, arguments.round, players, arguments.table)))
+    return 0
+
+
+def run_start(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    emit(_in_transaction(arguments, lambda session, station: service.start_match(
+        session, station, arguments.tournament, arguments.game_id, arguments.game, "cli",
+        arguments.seed)))
+    return 0
+
+
+def _scores(pairs: list[str]) -> dict[str, int]:
+    scores: dict[str, int] = {}
+    for pair in pairs:
+        player, sep, total = pair.rpartition("=")
+        if not sep or not player.strip():
+            raise InputError(f"--score: {pair!r} is not PLAYER=TOTAL")
+        try:
+            scores[player.strip()] = int(total)
+        except ValueError:
+            raise InputError(f"--score: {total!r} is not a whole number") from None
+    return scores
+
+
+def run_result(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    scores = _scores(arguments.score)
+    winners = _names(arguments.winners, "--winners") if arguments.winners else None
+    emit(_in_transaction(arguments, lambda session, _station: service.record_result(
+        session, arguments.tournament, arguments.game_id, scores, winners, "cli")))
+    return 0
+
+
+def run_tie_breakers(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    names = _names(arguments.names, "NAMES")
+    emit({"tie_breakers": _in_transaction(arguments, lambda session, _station:
+          service.set_tie_breakers(session, arguments.tournament, names))})
+    return 0
+
+
+def run_standings(arguments: argparse.Namespace) -> int:
+    from station.tournament import service
+
+    def work(session: Any, station: Any) -> Any:
+        detail = service.tournament_detail(session, station, arguments.tournament)
+        if arguments.csv:
+            text = service.tournament_csv(session, station, arguments.tournament)
+            try:
+                arguments.csv.write_text(text, encoding="utf-8")
+            except OSError as error:
+                raise InputError(
+                    f"--csv: cannot write {arguments.csv} ({error.strerror})") from None
+        return detail["standings"]
+
+    emit(_in_transaction(arguments, work))
+    return 0
+
+

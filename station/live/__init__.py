@@ -1,0 +1,1 @@
+"""The live loop: sources → stable observations → translators → engine → store → broadcast."""

@@ -1,0 +1,142 @@
+"""Recorded games for ``packref demo``: seeded random games played through the engines.
+
+Each recording is what a table would have seen: one declared observation per
+action, at a steady pace, with now and then a stale action (something that
+was legal a moment ago) that the engine refuses and a referee then accepts.
+
+Make the files under ``fixtures/demo/`` with::
+
+    python -m station.live.recordings fixtures/demo
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from rules import Action, IllegalAction, State, game_names, get_game
+from station.live.sources import Recording, Timed
+
+PLAYER_NAMES = ["Ana", "Ben", "Cas", "Dee", "Eli", "Fay"]
+STEP_SECONDS = 0.8
+STALE_CHANCE = 0.04
+MAX_ITEMS = 2000
+DEMO_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+
+
+def demo_players(game_name: str) -> list[str]:
+    """Three players, or as close to three as the game allows."""
+    game = get_game(game_name)
+    count = min(max(3, game.min_players), game.max_players)
+    return PLAYER_NAMES[:count]
+
+
+def _declared(t: float, action: Action) -> Timed:
+    return Timed(t, {"kind": "declared", "action": action}, "declared")
+
+
+def _stale_action(state: State, seen: list[Action], rng: random.Random) -> Action | None:
+    """An action seen legal earlier that the engine refuses now, if there is one."""
+    for action in rng.sample(seen, min(len(seen), 5)):
+        try:
+            state.clone().apply(action)
+        except IllegalAction:
+            return action
+    return None
+
+
+def _skilful_pilots(state: State, actions: list[Action], rng: random.Random) -> Action:
+    """Pick 'n Packers pilots who mostly load, and mostly fly to the next card."""
+    if state.data.get("phase") == "challenge":
+        wanted = [{"type": "load"},
+                  {"type": "land", "card": (state.data.get("reached", 0) + 1) % 9}]
+        good = [action for action in actions if action in wanted]
+        if good and rng.random() < 0.92:
+            return good[0]
+    return rng.choice(actions)
+
+
+def _choose(state: State, actions: list[Action], rng: random.Random) -> Action:
+    if state.game.name == "pick-n-packers":
+        return _skilful_pilots(state, actions, rng)
+    return rng.choice(actions)
+
+
+class _DroneScale:
+    """Made-up load-cell readings to go with a Pick 'n Packers recording (for the mass graph)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.mass = 0.0
+
+    def reading(self, t: float, action: Action, new_round: bool) -> Timed | None:
+        kind = action.get("type")
+        if new_round:
+            self.mass = 0.0
+        if kind == "load":
+            self.mass += self.rng.uniform(6.0, 18.0)
+        elif kind in ("fall", "touch"):
+            self.mass = max(0.0, self.mass - self.rng.uniform(5.0, 12.0))
+        elif kind != "land":
+            return None
+        event = {"load": "load", "land": "land"}.get(kind, "drop")
+        at = round(t + 0.3, 3)
+        return Timed(at, {"kind": "telemetry", "t": at, "event": event,
+                          "mass_g": round(self.mass + self.rng.uniform(-0.3, 0.3), 1)}, "drone")
+
+
+def record_random_game(game_name: str, seed: int, players: list[str] | None = None) -> Recording:
+    """A whole random game of ``game_name`` as a recording, drawn from ``seed``."""
+    players = players or demo_players(game_name)
+    rng = random.Random(seed)
+    state = get_game(game_name).new_game(players, seed=seed)
+    recording = Recording(game_name, players, seed)
+    scale = _DroneScale(random.Random(seed)) if game_name == "pick-n-packers" else None
+    seen: list[Action] = []
+    t = 1.0
+    while not state.is_over() and len(recording.items) < MAX_ITEMS:
+        actions = state.legal_actions()
+        if seen and rng.random() < STALE_CHANCE:
+            stale = _stale_action(state, seen, rng)
+            if stale is not None:
+                recording.items.append(_declared(t, stale))
+                recording.items.append(Timed(round(t + 2.5, 3), None, "referee", "accept"))
+                t = round(t + 3.5, 3)
+        action = _choose(state, actions, rng)
+        round_before = state.data.get("round")
+        recording.items.append(_declared(t, action))
+        state.apply(action)
+        reading = scale and scale.reading(t, action, state.data.get("round") != round_before)
+        if reading:
+            recording.items.append(reading)
+        seen = (seen + actions)[-40:]
+        t = round(t + STEP_SECONDS, 3)
+    recording.final_scores = {score.player: score.total for score in state.scores()}
+    return recording
+
+
+def demo_recordings(directory: Path = DEMO_DIR) -> list[Recording]:
+    """One recording per registered game: from ``directory`` if there, else made now."""
+    recordings = []
+    for name in game_names():
+        path = directory / f"{name}.jsonl"
+        recordings.append(Recording.read(path) if path.exists() else record_random_game(name, 1))
+    return recordings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Write one demo recording per registered game.")
+    parser.add_argument("directory", type=Path, nargs="?", default=DEMO_DIR)
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args()
+    arguments.directory.mkdir(parents=True, exist_ok=True)
+    for name in game_names():
+        recording = record_random_game(name, arguments.seed)
+        path = arguments.directory / f"{name}.jsonl"
+        recording.write(path)
+        print(f"{path}: {len(recording.items)} items")
+
+
+if __name__ == "__main__":
+    main()

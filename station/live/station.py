@@ -1,0 +1,136 @@
+"""The station service: tables, their live views, and every write that moves them on.
+
+Each write decides its events from the live view, stores them in one
+transaction, then moves the view on with the stored events and broadcasts the
+new snapshot. If another writer got to the table first (a tournament hub with
+several stations), the view is reloaded from the store and the write tried again.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from rules import Action
+from station.live.hub import Hub
+from station.live.table import LiveTable
+from station.store import Event, EventStore, StoreConflict
+from station.store.clock import epoch_seconds
+from station.store.events import slugify, valid_id
+
+Plan = Callable[[LiveTable], list[tuple[str, dict[str, Any]]]]
+RETRIES = 3
+
+
+class UnknownTable(LookupError):
+    """No table has that id."""
+
+
+class Station:
+    """Every table of this station: kept in an EventStore, broadcast by a Hub."""
+
+    def __init__(self, store: EventStore, hub: Hub | None = None) -> None:
+        self.store = store
+        self.hub = hub or Hub()
+        self._tables: dict[str, LiveTable] = {}
+        self._locks: dict[str, threading.RLock] = {}
+        self._guard = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"<Station {len(self._tables)} tables on {self.store!r}>"
+
+    # -- reading ------------------------------------------------------------------------
+    def resume(self) -> list[str]:
+        """Load every stored table (replaying its events); returns their ids."""
+        return [self.table(info.id).info.id for info in self.store.tables()]
+
+    def _lock(self, table_id: str) -> threading.RLock:
+        with self._guard:
+            return self._locks.setdefault(table_id, threading.RLock())
+
+    def table(self, table_id: str) -> LiveTable:
+        """The live view of a table, loaded from the store the first time."""
+        with self._lock(table_id):
+            live = self._tables.get(table_id)
+            if live is None:
+                info = self.store.table(table_id)
+                if info is None:
+                    raise UnknownTable(f"there is no table {table_id!r}")
+                live = LiveTable.rebuild(info, self.store.events(table_id))
+                self._tables[table_id] = live
+            return live
+
+    def refresh(self, table_id: str) -> LiveTable:
+        """The table's view, caught up with events another station may have stored."""
+        with self._lock(table_id):
+            live = self.table(table_id)
+            for event in self.store.events(table_id, after=live.last_seq):
+                live.absorb(event, replaying=True)
+            return live
+
+    def snapshot(self, table_id: str) -> dict[str, Any]:
+        with self._lock(table_id):
+            return self.refresh(table_id).snapshot()
+
+    def table_ids(self) -> list[str]:
+        return [info.id for info in self.store.tables()]
+
+    # -- writing ------------------------------------------------------------------------
+    def create_table(self, name: str, table_id: str | None = None) -> LiveTable:
+        """Add a table (its id made from its name unless given)."""
+        table_id = table_id or slugify(name)
+        if not valid_id(table_id):
+            raise ValueError(f"table id {table_id!r}: use lower-case letters, digits and dashes")
+        info = self.store.create_table(table_id, name)
+        with self._lock(table_id):
+            self._tables[table_id] = LiveTable(info)
+        self.hub.publish("tables", json.dumps({"type": "tables"}))
+        return self._tables[table_id]
+
+    def start_game(self, table_id: str, game: str, players: list[str], seed: int,
+                   options: dict[str, Any] | None, author: str) -> list[Event]:
+        return self._write(table_id, lambda t: t.plan_game(game, players, seed, options), author)
+
+    def observe(self, table_id: str, observation: dict[str, Any], source: str,
+                author: str) -> list[Event]:
+        return self._write(table_id, lambda t: t.plan_observation(observation, source), author)
+
+    def correct(self, table_id: str, action: Action, author: str,
+                flag: int | None = None) -> list[Event]:
+        return self._write(table_id, lambda t: t.plan_correction(action, flag), author)
+
+    def accept(self, table_id: str, flag: int, author: str) -> list[Event]:
+        return self._write(table_id, lambda t: t.plan_accept(flag), author)
+
+    def undo(self, table_id: str, author: str) -> list[Event]:
+        return self._write(table_id, lambda t: t.plan_undo(), author)
+
+    def _write(self, table_id: str, plan: Plan, author: str) -> list[Event]:
+        with self._lock(table_id):
+            for attempt in range(RETRIES):
+                live = self.table(table_id)
+                events = plan(live)
+                try:
+                    stored = self.store.append(table_id, events, author,
+                                               expected_last=live.last_seq)
+                except StoreConflict:
+                    # Someone else wrote first: reload the whole view (translator memory too).
+                    self._tables.pop(table_id, None)
+                    if attempt == RETRIES - 1:
+                        raise
+                    continue
+                for event in stored:
+                    live.absorb(event)
+                self.broadcast(live)
+                return stored
+        raise AssertionError("unreachable")
+
+    def broadcast(self, live: LiveTable) -> None:
+        """Send the table's snapshot to its live pages, stamped with the time it was stored."""
+        message = {"type": "snapshot", "stored_at": epoch_seconds(), "seq": live.last_seq,
+                   "snapshot": live.snapshot()}
+        self.hub.publish(f"table:{live.info.id}", json.dumps(message))
+        self.hub.publish("tables", json.dumps({"type": "table", "id": live.info.id,
+                                               "seq": live.last_seq}))

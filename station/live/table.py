@@ -1,0 +1,254 @@
+"""One table's live state, rebuilt from its events and moved on by new ones.
+
+Event kinds (the payload fields follow the kind):
+
+``game``         a new game starts at the table: ``game``, ``players``, ``seed``,
+                 ``options``, ``setup`` (the shuffled setup, so replay does not
+                 depend on today's catalogue).
+``observation``  a stable observation: ``observation``, ``source``.
+``action``       an action the engine applied: ``action``, ``cause`` (seq of the
+                 observation it came from).
+``flag``         an action the engine refused, not applied: ``action``,
+                 ``reason`` (the engine's words), ``cause``.
+``accept``       a referee accepts the engine's refusal: ``flag``.
+``correction``   a referee's action, applied: ``action``, ``flag`` (the flag it
+                 resolves, or null).
+``undo``         a referee takes back the last applied action: ``undoes``.
+
+:meth:`LiveTable.absorb` is the only place events change the view, both when
+they are new and when a restarted station replays them, so the live view is
+always what a replay gives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import Action, Game, IllegalAction, State, get_game
+from station.live.translators import TableTranslator
+from station.store import Event, TableInfo
+from station.web.presenters import present
+
+RECENT_EVENTS = 30
+KEPT_READINGS = 120
+PAST_GAME_FIELDS = ("seq", "name", "players", "seed", "over", "actions", "scores", "winners")
+
+
+def _reason(error: Exception, where: str) -> str:
+    """A flag's reason: the rules' own words, or what went wrong where."""
+    if isinstance(error, IllegalAction):
+        return error.reason
+    return f"the {where} could not read this ({type(error).__name__}: {error})"
+
+
+class TableRefusal(Exception):
+    """A referee's request that cannot be carried out (no such flag, nothing to undo...)."""
+
+
+@dataclass
+class CurrentGame:
+    """The game now played at a table."""
+
+    seq: int
+    game: Game
+    state: State
+    seed: int
+    applied: list[tuple[int, Action]] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        state = self.state
+        over = state.is_over()
+        return {
+            "seq": self.seq,
+            "name": self.game.name,
+            "players": list(state.players),
+            "seed": self.seed,
+            "options": dict(state.options),
+            "over": over,
+            "current_player": None if over else state.current_player(),
+            "actions": len(state.log),
+            "state": state.to_json()["state"],
+            "view": present(state),
+            "scores": [{"player": s.player, "total": s.total, "parts": dict(s.parts)}
+                       for s in state.scores()],
+            "winners": state.winners() if over else [],
+        }
+
+
+class LiveTable:
+    """A table's view: its current game, open flags, recent events and observations."""
+
+    def __init__(self, info: TableInfo) -> None:
+        self.info = info
+        self.last_seq = 0
+        self.current: CurrentGame | None = None
+        self.translator: TableTranslator | None = None
+        self.flags: dict[int, dict[str, Any]] = {}
+        self.recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
+        self.readings: deque[dict[str, Any]] = deque(maxlen=KEPT_READINGS)
+        self.last_observation: dict[str, Any] | None = None
+        self.past_games: list[dict[str, Any]] = []
+        self.problems: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"<LiveTable {self.info.id} at event {self.last_seq}>"
+
+    @classmethod
+    def rebuild(cls, info: TableInfo, events: Iterable[Event]) -> LiveTable:
+        """The table as its stored events leave it."""
+        table = cls(info)
+        for event in events:
+            table.absorb(event, replaying=True)
+        return table
+
+    # -- deciding what new events to write ---------------------------------------------
+    def plan_game(self, game_name: str, players: list[str], seed: int,
+                  options: Mapping[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
+        """The event starting a new game (raises ValueError/UnknownGame on bad setup)."""
+        game = get_game(game_name)
+        state = game.new_game(players, seed=seed, options=options)
+        document = state.to_json()
+        return [("game", {"game": game.name, "players": document["players"], "seed": seed,
+                          "options": document["options"], "setup": document["setup"]})]
+
+    def plan_observation(self, observation: dict[str, Any],
+                         source: str) -> list[tuple[str, dict[str, Any]]]:
+        """The observation event, then the actions it means: applied, or flagged with a reason."""
+        events: list[tuple[str, dict[str, Any]]] = [
+            ("observation", {"observation": observation, "source": source})]
+        if self.current is None or self.translator is None:
+            return events
+        cause = self.last_seq + 1
+        try:
+            actions = self.translator.translate(self.current.state, observation)
+        except Exception as error:  # a reader's odd value must not stop the table
+            return [*events, ("flag", {"action": None, "reason": _reason(error, "translator"),
+                                       "cause": cause})]
+        trial = self.current.state.clone()
+        for action in actions:
+            try:
+                trial.apply(action)
+            except Exception as error:
+                events.append(("flag", {"action": action, "reason": _reason(error, "engine"),
+                                        "cause": cause}))
+                break
+            events.append(("action", {"action": action, "cause": cause}))
+        return events
+
+    def plan_correction(self, action: Action, flag: int | None) -> list[tuple[str, dict[str, Any]]]:
+        """A referee's action; raises IllegalAction (with the engine's reason) if refused."""
+        current = self._require_game()
+        if flag is not None and flag not in self.flags:
+            raise TableRefusal(f"there is no open flag at event {flag}")
+        try:
+            current.state.clone().apply(action)
+        except IllegalAction:
+            raise
+        except Exception as error:
+            raise IllegalAction(_reason(error, "engine")) from error
+        return [("correction", {"action": action, "flag": flag})]
+
+    def plan_accept(self, flag: int) -> list[tuple[str, dict[str, Any]]]:
+        if flag not in self.flags:
+            raise TableRefusal(f"there is no open flag at event {flag}")
+        return [("accept", {"flag": flag})]
+
+    def plan_undo(self) -> list[tuple[str, dict[str, Any]]]:
+        current = self._require_game()
+        if not current.applied:
+            raise TableRefusal("there is no action to undo in this game")
+        return [("undo", {"undoes": current.applied[-1][0]})]
+
+    def _require_game(self) -> CurrentGame:
+        if self.current is None:
+            raise TableRefusal("no game has started at this table")
+        return self.current
+
+    # -- taking in stored events -------------------------------------------------------
+    def absorb(self, event: Event, replaying: bool = False) -> None:
+        """Move the view on by one stored event."""
+        self.last_seq = event.seq
+        handler = getattr(self, f"_on_{event.kind}", None)
+        if handler is None:
+            self.problems.append(f"event {event.seq}: unknown kind {event.kind!r}")
+        else:
+            handler(event, replaying)
+        entry = event.to_json()
+        entry.pop("setup", None)
+        self.recent.append(entry)
+
+    def _on_game(self, event: Event, replaying: bool) -> None:
+        if self.current is not None:  # only what results need: a long demo runs for days
+            summary = self.current.summary()
+            self.past_games.append({key: summary[key] for key in PAST_GAME_FIELDS})
+        payload = event.payload
+        game = get_game(payload["game"])
+        state = game.replay({"players": payload["players"], "options": payload["options"],
+                             "setup": payload["setup"], "log": []})
+        self.current = CurrentGame(event.seq, game, state, int(payload.get("seed", 0)))
+        self.translator = TableTranslator(game.name)
+        self.flags.clear()
+        self.readings.clear()
+
+    def _on_observation(self, event: Event, replaying: bool) -> None:
+        observation = event.payload.get("observation", {})
+        self.last_observation = {"seq": event.seq, "at": event.at.isoformat(),
+                                 "observation": observation}
+        if isinstance(observation.get("mass_g"), int | float):  # the drone's mass graph
+            self.readings.append(self.last_observation)
+        if replaying and self.current is not None and self.translator is not None:
+            # Rebuild the translator's memory; the actions it led to are stored already,
+            # and a replay must not stop on a translator's error.
+            with contextlib.suppress(Exception):
+                self.translator.translate(self.current.state, observation)
+
+    def _apply(self, event: Event) -> None:
+        current = self._require_game()
+        try:
+            current.state.apply(dict(event.payload["action"]))
+        except IllegalAction as error:
+            self.problems.append(f"event {event.seq}: stored action now refused: {error.reason}")
+            return
+        current.applied.append((event.seq, dict(event.payload["action"])))
+
+    def _on_action(self, event: Event, replaying: bool) -> None:
+        self._apply(event)
+
+    def _on_flag(self, event: Event, replaying: bool) -> None:
+        self.flags[event.seq] = {"seq": event.seq, "at": event.at.isoformat(),
+                                 "action": event.payload.get("action"),
+                                 "reason": event.payload.get("reason", "")}
+
+    def _on_accept(self, event: Event, replaying: bool) -> None:
+        self.flags.pop(event.payload.get("flag"), None)
+
+    def _on_correction(self, event: Event, replaying: bool) -> None:
+        self._apply(event)
+        self.flags.pop(event.payload.get("flag"), None)
+
+    def _on_undo(self, event: Event, replaying: bool) -> None:
+        current = self._require_game()
+        undone = event.payload.get("undoes")
+        kept = [(seq, action) for seq, action in current.applied if seq != undone]
+        document = current.state.to_json() | {"log": [action for _, action in kept]}
+        current.state = current.game.replay(document)
+        current.applied = kept
+
+    # -- what the dashboard shows -----------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a live page needs, as JSON."""
+        return {
+            "table": self.info.to_json(),
+            "seq": self.last_seq,
+            "game": None if self.current is None else self.current.summary(),
+            "flags": list(self.flags.values()),
+            "recent": list(self.recent)[::-1],
+            "readings": list(self.readings),
+            "last_observation": self.last_observation,
+            "past_games": self.past_games[-10:],
+            "problems": self.problems[-10:],
+        }

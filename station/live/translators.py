@@ -1,0 +1,111 @@
+"""Per-game translation: stable observations in, game actions out.
+
+A *translator* turns one stable observation of a table (a plain dict: what the
+camera read, what the drone's sensors detected) into the game actions it
+means, given the current state. Translators are pluggable, keyed by game name:
+
+- register one here with :func:`register_translator` (``game_name`` and a
+  factory that makes a fresh translator for each table); or
+- put a module in :mod:`rules.referees` (e.g. ``rules/referees/pick_n_packers.py``)
+  that defines ``GAME = "pick-n-packers"`` and either a class ``Referee``
+  (instantiated once per table, with a ``translate(state, observation)``
+  method) or a function ``translate(state, observation)``. The station finds
+  those modules by itself.
+
+``translate`` returns a list of actions (empty when nothing happened), may
+raise :class:`rules.IllegalAction` when the observation cannot be made sense
+of, and must not change ``state``. A translator may remember earlier
+observations; when a station restarts, the stored observations are fed to a
+fresh translator again (its output then ignored) to rebuild that memory, so
+it must be deterministic.
+
+Every game understands one observation kind without a translator:
+``{"kind": "declared", "action": {...}}`` — an action declared by a referee's
+button or a recorded demo — which goes through unchanged.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from rules import Action, State
+
+
+class Translator(Protocol):
+    """Turns one stable observation into the actions it means."""
+
+    def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
+        ...
+
+
+TranslatorFactory = Callable[[], Translator]
+
+_FACTORIES: dict[str, TranslatorFactory] = {}
+_discovered = False
+
+
+def register_translator(game_name: str, factory: TranslatorFactory) -> None:
+    """Use ``factory()`` to make the translator of each table playing ``game_name``."""
+    _FACTORIES[game_name] = factory
+
+
+class _FunctionTranslator:
+    """Wraps a module-level ``translate`` function as a translator."""
+
+    def __init__(self, function: Callable[[State, Mapping[str, Any]], list[Action]]) -> None:
+        self.function = function
+
+    def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
+        return list(self.function(state, observation))
+
+
+def _discover_referees() -> None:
+    """Register the translators found in :mod:`rules.referees`, if that package exists."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    try:
+        package = importlib.import_module("rules.referees")
+    except ModuleNotFoundError:
+        return
+    for info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"rules.referees.{info.name}")
+        game_name = getattr(module, "GAME", None)
+        if not isinstance(game_name, str) or game_name in _FACTORIES:
+            continue
+        if hasattr(module, "Referee"):
+            register_translator(game_name, module.Referee)
+        elif callable(getattr(module, "translate", None)):
+            function = module.translate
+            register_translator(game_name, lambda function=function: _FunctionTranslator(function))
+
+
+def translated_games() -> list[str]:
+    """Names of the games that have a translator of their own."""
+    _discover_referees()
+    return sorted(_FACTORIES)
+
+
+class TableTranslator:
+    """The translator of one table: declared actions pass, the rest go to the game's own."""
+
+    def __init__(self, game_name: str) -> None:
+        _discover_referees()
+        factory = _FACTORIES.get(game_name)
+        self.game_name = game_name
+        self.inner: Translator | None = factory() if factory else None
+
+    def __repr__(self) -> str:
+        return f"<TableTranslator {self.game_name} {type(self.inner).__name__}>"
+
+    def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
+        if observation.get("kind") == "declared":
+            action = observation.get("action")
+            return [dict(action)] if isinstance(action, dict) else []
+        if self.inner is None:
+            return []
+        return list(self.inner.translate(state, observation))

@@ -1,0 +1,165 @@
+"""The append-only event store: every observation, action and correction of every table.
+
+Events are numbered per table (``seq`` 1, 2, 3 ...). Appending several events
+is one transaction: all are stored or none. Nothing here updates or deletes an
+event; a correction is a new event.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from station.store.clock import Clock, SystemClock
+from station.store.database import Database
+from station.store.models import EventRow, TableRow
+
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+
+
+class StoreConflict(Exception):
+    """Another writer got there first (the same table id or event number)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One stored event of a table."""
+
+    table_id: str
+    seq: int
+    kind: str
+    author: str
+    at: datetime
+    payload: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "author": self.author,
+                "at": self.at.isoformat(), **self.payload}
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table's identity."""
+
+    id: str
+    name: str
+    created_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "created_at": self.created_at.isoformat()}
+
+
+def slugify(name: str) -> str:
+    """A table or tournament id made from a name: ``"Table 3"`` → ``"table-3"``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return slug[:64] or "table"
+
+
+def valid_id(candidate: str) -> bool:
+    """True for ids of lower-case letters, digits and dashes (1-64 characters)."""
+    return bool(_SLUG.match(candidate))
+
+
+def aware(moment: datetime) -> datetime:
+    """``moment`` with its UTC timezone (SQLite hands times back without one)."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _event(row: EventRow) -> Event:
+    return Event(row.table_id, row.seq, row.kind, row.author, aware(row.at), dict(row.payload))
+
+
+def _info(row: TableRow) -> TableInfo:
+    return TableInfo(row.id, row.name, aware(row.created_at))
+
+
+class EventStore:
+    """Tables and their events, in a :class:`Database`, timed by a :class:`Clock`."""
+
+    def __init__(self, database: Database, clock: Clock | None = None) -> None:
+        self.database = database
+        self.clock = clock or SystemClock()
+
+    def __repr__(self) -> str:
+        return f"EventStore({self.database!r})"
+
+    # -- tables -------------------------------------------------------------------
+    def create_table(self, table_id: str, name: str) -> TableInfo:
+        """Add a table; :class:`StoreConflict` if the id is taken."""
+        try:
+            with self.database.session() as session:
+                if session.get(TableRow, table_id) is not None:
+                    raise StoreConflict(f"there is already a table {table_id!r}")
+                row = TableRow(id=table_id, name=name, created_at=self.clock.now())
+                session.add(row)
+        except IntegrityError:
+            raise StoreConflict(f"there is already a table {table_id!r}") from None
+        return _info(row)
+
+    def table(self, table_id: str) -> TableInfo | None:
+        with self.database.session() as session:
+            row = session.get(TableRow, table_id)
+            return None if row is None else _info(row)
+
+    def tables(self) -> list[TableInfo]:
+        """Every table, oldest first."""
+        with self.database.session() as session:
+            rows = session.scalars(select(TableRow).order_by(TableRow.created_at, TableRow.id))
+            return [_info(row) for row in rows]
+
+    # -- events -------------------------------------------------------------------
+    def append(
+        self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]], author: str,
+        expected_last: int | None = None,
+    ) -> list[Event]:
+        """Store ``(kind, payload)`` events after the table's last one, all or none.
+
+        ``expected_last`` is the seq the writer believes is last; if another
+        writer appended meanwhile, :class:`StoreConflict` is raised and nothing
+        is stored.
+        """
+        try:
+            with self.database.session() as session:
+                last = self._last_seq(session, table_id)
+                if expected_last is not None and last != expected_last:
+                    raise StoreConflict(f"table {table_id!r} moved on to event {last}")
+                rows = [
+                    EventRow(table_id=table_id, seq=last + index, kind=kind, author=author,
+                             at=self.clock.now(), payload=payload)
+                    for index, (kind, payload) in enumerate(events, start=1)
+                ]
+                session.add_all(rows)
+        except IntegrityError:
+            raise StoreConflict(f"table {table_id!r} was written by someone else") from None
+        return [_event(row) for row in rows]
+
+    @staticmethod
+    def _last_seq(session: Any, table_id: str) -> int:
+        query = select(func.max(EventRow.seq)).where(EventRow.table_id == table_id)
+        return session.scalar(query) or 0
+
+    def events(self, table_id: str, after: int = 0, limit: int | None = None) -> list[Event]:
+        """The table's events with ``seq > after``, in order."""
+        with self.database.session() as session:
+            query = (select(EventRow).where(EventRow.table_id == table_id, EventRow.seq > after)
+                     .order_by(EventRow.seq))
+            if limit is not None:
+                query = query.limit(limit)
+            return [_event(row) for row in session.scalars(query)]
+
+    def last_seq(self, table_id: str) -> int:
+        with self.database.session() as session:
+            return self._last_seq(session, table_id)
+
+    def count_events(self, table_ids: Iterable[str] | None = None) -> int:
+        with self.database.session() as session:
+            query = select(func.count(EventRow.id))
+            if table_ids is not None:
+                query = query.where(EventRow.table_id.in_(list(table_ids)))
+            return session.scalar(query) or 0

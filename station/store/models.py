@@ -1,0 +1,80 @@
+"""The tables of the database (one schema for SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Base class of every model."""
+
+
+class TableRow(Base):
+    """A physical table of the event; its games live in its events."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class EventRow(Base):
+    """One event of a table, never updated nor deleted (the database refuses)."""
+
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="events_table_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(32))
+    author: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class TournamentRow(Base):
+    """A tournament: players meet in games at tables, round after round."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    tie_breakers: Mapped[list[str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TournamentPlayerRow(Base):
+    """A player registered in a tournament."""
+
+    __tablename__ = "tournament_players"
+    __table_args__ = (UniqueConstraint("tournament_id", "name", name="player_once"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+
+
+class MatchRow(Base):
+    """One game of a tournament round: its players and, once known, its result.
+
+    The result comes from a live table (``table_id`` and ``game_seq``, the
+    sequence number of the event that started the game there) or is entered by
+    hand (``result``: each player's total and the winners).
+    """
+
+    __tablename__ = "matches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    round: Mapped[int] = mapped_column(Integer)
+    players: Mapped[list[str]] = mapped_column(JSON)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    game_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")

@@ -1,0 +1,1 @@
+"""Tournaments: players, rounds, results, standings with tie-breakers, CSV export."""

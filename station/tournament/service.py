@@ -1,0 +1,214 @@
+"""Tournament operations on the database, shared by the API and ``packref tournament``.
+
+Every function takes an open session (one transaction: a refused request
+leaves nothing half-written) and returns plain JSON-ready values.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from station.live.station import Station, UnknownTable
+from station.store.clock import Clock
+from station.store.events import aware, slugify, valid_id
+from station.store.models import MatchRow, TableRow, TournamentPlayerRow, TournamentRow
+from station.tournament.standings import (
+    DEFAULT_TIE_BREAKERS,
+    GameResult,
+    check_tie_breakers,
+    standings,
+    standings_csv,
+)
+
+
+class UnknownTournament(LookupError):
+    """No tournament (or no game of it) has that id."""
+
+
+class TournamentRefusal(ValueError):
+    """A request the tournament cannot take: its message says why."""
+
+
+def _tournament(session: Session, tournament_id: str) -> TournamentRow:
+    row = session.get(TournamentRow, tournament_id)
+    if row is None:
+        raise UnknownTournament(f"there is no tournament {tournament_id!r}")
+    return row
+
+
+def _players(session: Session, tournament_id: str) -> list[str]:
+    query = (select(TournamentPlayerRow.name)
+             .where(TournamentPlayerRow.tournament_id == tournament_id)
+             .order_by(TournamentPlayerRow.id))
+    return list(session.scalars(query))
+
+
+def _matches(session: Session, tournament_id: str) -> list[MatchRow]:
+    query = (select(MatchRow).where(MatchRow.tournament_id == tournament_id)
+             .order_by(MatchRow.round, MatchRow.id))
+    return list(session.scalars(query))
+
+
+def _match(session: Session, tournament_id: str, match_id: int) -> MatchRow:
+    row = session.get(MatchRow, match_id)
+    if row is None or row.tournament_id != tournament_id:
+        raise UnknownTournament(f"tournament {tournament_id!r} has no game {match_id}")
+    return row
+
+
+def create_tournament(session: Session, clock: Clock, name: str, tournament_id: str | None = None,
+                      tie_breakers: Sequence[str] | None = None,
+                      players: Sequence[str] = ()) -> dict[str, Any]:
+    """A new tournament, with its players if given."""
+    tournament_id = tournament_id or slugify(name)
+    if not valid_id(tournament_id):
+        raise TournamentRefusal(f"id {tournament_id!r}: use lower-case letters, digits, dashes")
+    if session.get(TournamentRow, tournament_id) is not None:
+        raise TournamentRefusal(f"there is already a tournament {tournament_id!r}")
+    try:
+        breakers = check_tie_breakers(list(tie_breakers or DEFAULT_TIE_BREAKERS))
+    except ValueError as error:
+        raise TournamentRefusal(str(error)) from None
+    session.add(TournamentRow(id=tournament_id, name=name, tie_breakers=breakers,
+                              created_at=clock.now()))
+    session.flush()
+    for player in players:
+        add_player(session, tournament_id, player)
+    return {"id": tournament_id, "name": name, "tie_breakers": breakers}
+
+
+def list_tournaments(session: Session) -> list[dict[str, Any]]:
+    rows = session.scalars(select(TournamentRow).order_by(TournamentRow.created_at))
+    return [{"id": row.id, "name": row.name, "tie_breakers": row.tie_breakers,
+             "created_at": aware(row.created_at).isoformat()} for row in rows]
+
+
+def set_tie_breakers(session: Session, tournament_id: str, names: Sequence[str]) -> list[str]:
+    row = _tournament(session, tournament_id)
+    try:
+        row.tie_breakers = check_tie_breakers(list(names))
+    except ValueError as error:
+        raise TournamentRefusal(str(error)) from None
+    return row.tie_breakers
+
+
+def add_player(session: Session, tournament_id: str, name: str) -> list[str]:
+    """Register a player; returns every player of the tournament."""
+    _tournament(session, tournament_id)
+    name = name.strip()
+    if not name:
+        raise TournamentRefusal("a player needs a name")
+    if name in _players(session, tournament_id):
+        raise TournamentRefusal(f"{name!r} is already a player")
+    session.add(TournamentPlayerRow(tournament_id=tournament_id, name=name))
+    session.flush()
+    return _players(session, tournament_id)
+
+
+def add_match(session: Session, tournament_id: str, round_number: int, players: Sequence[str],
+              table_id: str | None = None) -> dict[str, Any]:
+    """Add a game to a round: who plays, and at which table if it is played live."""
+    _tournament(session, tournament_id)
+    known = set(_players(session, tournament_id))
+    if round_number < 1:
+        raise TournamentRefusal("round must be at least 1")
+    if len(players) < 1 or len(set(players)) != len(players):
+        raise TournamentRefusal("a game needs players, each once")
+    strangers = [player for player in players if player not in known]
+    if strangers:
+        raise TournamentRefusal(f"{strangers[0]!r} is not a player of this tournament")
+    if table_id is not None and session.get(TableRow, table_id) is None:
+        raise TournamentRefusal(f"there is no table {table_id!r}")
+    row = MatchRow(tournament_id=tournament_id, round=round_number, players=list(players),
+                   table_id=table_id)
+    session.add(row)
+    session.flush()
+    return {"id": row.id, "round": row.round, "players": row.players, "table": row.table_id}
+
+
+def start_match(session: Session, station: Station, tournament_id: str, match_id: int,
+                game: str, author: str, seed: int | None = None,
+                options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Start the game of a match at its table; its result will come from the live game."""
+    match = _match(session, tournament_id, match_id)
+    if match.table_id is None:
+        raise TournamentRefusal("this game has no table; enter its result by hand")
+    if match.result is not None or match.game_seq is not None:
+        raise TournamentRefusal("this game has already been played or started")
+    seed = seed if seed is not None else zlib.crc32(f"{tournament_id}:{match_id}".encode())
+    events = station.start_game(match.table_id, game, list(match.players), seed, options, author)
+    match.game_seq = events[0].seq
+    return {"id": match.id, "table": match.table_id, "game_seq": match.game_seq, "seed": seed}
+
+
+def record_result(session: Session, tournament_id: str, match_id: int, scores: dict[str, int],
+                  winners: Sequence[str] | None, author: str) -> dict[str, Any]:
+    """Enter (or replace) a game's result by hand; winners default to the highest totals."""
+    match = _match(session, tournament_id, match_id)
+    if sorted(scores) != sorted(match.players):
+        raise TournamentRefusal(f"scores must name exactly the players: {', '.join(match.players)}")
+    best = max(scores.values())
+    chosen = list(winners) if winners else [p for p in match.players if scores[p] == best]
+    if any(winner not in scores for winner in chosen):
+        raise TournamentRefusal("every winner must be a player of this game")
+    match.result = {"scores": {p: scores[p] for p in match.players}, "winners": chosen,
+                    "source": "hand", "author": author}
+    return _match_json(match, None)
+
+
+def _live_result(match: MatchRow, station: Station | None) -> dict[str, Any] | None:
+    """The live game of a match as a result (``final`` once the game is over)."""
+    if station is None or match.table_id is None or match.game_seq is None:
+        return None
+    try:
+        live = station.refresh(match.table_id)
+    except UnknownTable:
+        return None
+    games = list(live.past_games)
+    if live.current is not None:
+        games.append(live.current.summary())
+    for game in games:
+        if game["seq"] == match.game_seq:
+            return {"scores": {s["player"]: s["total"] for s in game["scores"]},
+                    "winners": game["winners"], "source": "live", "final": game["over"]}
+    return None
+
+
+def _match_json(match: MatchRow, station: Station | None) -> dict[str, Any]:
+    result = match.result or _live_result(match, station)
+    return {"id": match.id, "round": match.round, "players": match.players,
+            "table": match.table_id, "game_seq": match.game_seq, "result": result}
+
+
+def tournament_detail(session: Session, station: Station | None,
+                      tournament_id: str) -> dict[str, Any]:
+    """The whole tournament: players, rounds with their games and results, standings."""
+    row = _tournament(session, tournament_id)
+    players = _players(session, tournament_id)
+    matches = [_match_json(match, station) for match in _matches(session, tournament_id)]
+    rounds: dict[int, list[dict[str, Any]]] = {}
+    for match in matches:
+        rounds.setdefault(match["round"], []).append(match)
+    results = [GameResult(m["result"]["scores"], m["result"]["winners"]) for m in matches
+               if m["result"] and m["result"].get("final", True)]
+    lines = standings(players, results, row.tie_breakers)
+    return {"id": row.id, "name": row.name, "tie_breakers": row.tie_breakers,
+            "players": players,
+            "rounds": [{"round": number, "games": games}
+                       for number, games in sorted(rounds.items())],
+            "standings": [line.to_json() for line in lines]}
+
+
+def tournament_csv(session: Session, station: Station | None, tournament_id: str) -> str:
+    """The standings as CSV."""
+    detail = tournament_detail(session, station, tournament_id)
+    row = _tournament(session, tournament_id)
+    results = [GameResult(m["result"]["scores"], m["result"]["winners"])
+               for r in detail["rounds"] for m in r["games"]
+               if m["result"] and m["result"].get("final", True)]
+    return standings_csv(standings(detail["players"], results, row.tie_breakers))

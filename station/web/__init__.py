@@ -1,0 +1,1 @@
+"""The dashboard's look: templates, static JS/CSS, and per-game drawing views."""

@@ -1,0 +1,87 @@
+// Drawing a table's view (made by station/web/presenters.py) as SVG, and the drone's mass graph.
+"use strict";
+(function () {
+  const CELL = 30;
+  const LETTERS = { A: "#e4572e", B: "#f3a712", C: "#29a36a", D: "#2e86de", E: "#8e44ad" };
+
+  function escape(text) {
+    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+  }
+
+  function colour(key) {
+    if (!key) return "#d9d9d9";
+    if (LETTERS[key]) return LETTERS[key];
+    if (window.CSS && CSS.supports("color", key)) return key;
+    let hash = 0;
+    for (const ch of key) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+    return "hsl(" + (hash % 360) + ", 55%, 62%)";
+  }
+
+  function cellSvg(cell, x, y) {
+    const marks = (cell && cell.m) || [];
+    if (!cell) return '<rect class="free" x="' + x + '" y="' + y + '" width="' + CELL + '" height="' + CELL + '"/>';
+    if (marks.includes("wall")) return '<rect class="wall" x="' + x + '" y="' + y + '" width="' + CELL + '" height="' + CELL + '"/>';
+    let fill = colour(cell.k);
+    let cls = "tile";
+    if (marks.includes("minus")) { fill = "#fff3f3"; cls = "minus"; }
+    if (marks.includes("empty-box")) { fill = "#b08d57"; cls = "empty-box"; }
+    let out = '<rect class="' + cls + '" x="' + x + '" y="' + y + '" width="' + CELL + '" height="' + CELL + '" fill="' + fill + '"/>';
+    if (cell.t) out += '<text x="' + (x + CELL / 2) + '" y="' + (y + CELL / 2 + 4) + '" class="label' + (cls === "minus" ? " minus-label" : "") + '">' + escape(cell.t) + "</text>";
+    if (marks.includes("fragile")) out += '<circle class="fragile" cx="' + (x + CELL - 6) + '" cy="' + (y + 6) + '" r="3"/>';
+    if (marks.includes("damaged")) out += '<path class="damaged" d="M' + (x + 3) + " " + (y + 3) + " L" + (x + CELL - 3) + " " + (y + CELL - 3) + " M" + (x + CELL - 3) + " " + (y + 3) + " L" + (x + 3) + " " + (y + CELL - 3) + '"/>';
+    return out;
+  }
+
+  function board(b) {
+    const rows = b.rows || [];
+    const width = Math.max(1, ...rows.map((r) => r.length)) * CELL;
+    const height = Math.max(1, rows.length) * CELL;
+    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(b.title) + '">';
+    rows.forEach((row, r) => row.forEach((cell, c) => { svg += cellSvg(cell, c * CELL, r * CELL); }));
+    svg += "</svg>";
+    return '<figure class="board-figure"><figcaption>' + escape(b.title) + "</figcaption>" + svg + "</figure>";
+  }
+
+  // Nine shop cards: "0/9", then 1 to 8; 9 reached means back on "0/9".
+  function drone(d) {
+    const w = 48;
+    let svg = '<svg class="drone" viewBox="0 0 ' + (9 * w + 4) + ' 100" width="' + (9 * w + 4) + '" role="img" aria-label="shop cards">';
+    const bySpec = {};
+    Object.entries(d.speculations || {}).forEach(([player, n]) => { bySpec[n % 9] = (bySpec[n % 9] || []).concat(player + " " + n); });
+    const reachedCard = typeof d.reached === "number" ? d.reached % 9 : null;
+    for (let n = 0; n <= 8; n++) {
+      const x = 2 + n * w;
+      svg += '<rect class="shop' + (reachedCard === n ? " reached" : "") + '" x="' + x + '" y="4" width="' + (w - 6) + '" height="52" rx="4"/>';
+      svg += '<text class="shop-number" x="' + (x + (w - 6) / 2) + '" y="36">' + (n === 0 ? "0/9" : n) + "</text>";
+      (bySpec[n] || []).forEach((p, i) => { svg += '<text class="speculation" x="' + (x + (w - 6) / 2) + '" y="' + (72 + i * 12) + '">' + escape(p) + "</text>"; });
+    }
+    svg += "</svg>";
+    const pilots = (d.pilots || []).length ? "<div>pilots: " + escape(d.pilots.join(", ")) + "</div>" : "";
+    const reached = reachedCard === null ? "" : "<div>card reached: <strong>" + escape(d.reached) + "</strong> · speculation cards under the shop cards</div>";
+    return '<figure class="board-figure drone-figure"><figcaption>drone challenge</figcaption>' + svg + reached + pilots + "</figure>";
+  }
+
+  function view(v) {
+    if (!v) return '<p class="muted">no game</p>';
+    let html = "";
+    if (v.drone) html += drone(v.drone);
+    html += (v.boards || []).map(board).join("");
+    if ((v.lines || []).length) html += '<ul class="view-lines">' + v.lines.map((l) => "<li>" + escape(l) + "</li>").join("") + "</ul>";
+    return html;
+  }
+
+  function massGraph(observations) {
+    const points = (observations || []).map((o) => o.observation || {}).filter((o) => typeof o.mass_g === "number");
+    if (points.length === 0) return "";
+    const times = points.map((p, i) => (typeof p.t === "number" ? p.t : i));
+    const masses = points.map((p) => p.mass_g);
+    const t0 = Math.min(...times), t1 = Math.max(...times, t0 + 1);
+    const m1 = Math.max(...masses, 1);
+    const W = 400, H = 120;
+    const xy = points.map((p, i) => ((times[i] - t0) / (t1 - t0) * W).toFixed(1) + "," + (H - masses[i] / m1 * (H - 10)).toFixed(1));
+    return '<figure class="board-figure"><figcaption>drone mass (g), last ' + masses[masses.length - 1].toFixed(1) + ' g</figcaption>' +
+      '<svg class="mass" viewBox="0 0 ' + W + " " + H + '" width="' + W + '"><polyline points="' + xy.join(" ") + '"/></svg></figure>';
+  }
+
+  window.PackrefDraw = { view, massGraph, escape };
+})();

@@ -1,0 +1,110 @@
+// A table's live page: draws the snapshot embedded in the page at once, then each one the
+// WebSocket brings. Referee buttons send the organiser's token (kept in this browser only).
+"use strict";
+(function () {
+  const root = document.querySelector("[data-table]");
+  const tableId = root.dataset.table;
+  const esc = window.PackrefDraw.escape;
+  let current = JSON.parse(document.getElementById("snapshot").textContent);
+
+  function set(id, html) { const el = document.getElementById(id); if (el) el.innerHTML = html; }
+  function setText(id, text) { const el = document.getElementById(id); if (el) el.textContent = text; }
+
+  function renderScores(game) {
+    if (!game) return "";
+    return game.scores.map((s, i) => {
+      const cls = (game.winners.includes(s.player) ? "winner" : "") + (game.current_player === i ? " to-act" : "");
+      const parts = Object.entries(s.parts).map(([k, v]) => '<span class="part">' + esc(k) + " " + esc(v) + "</span>").join(" ");
+      return '<tr class="' + cls + '"><td class="player">' + esc(s.player) + '</td><td class="total" data-player="' + esc(s.player) + '">' + esc(s.total) + '</td><td class="parts">' + parts + "</td></tr>";
+    }).join("");
+  }
+
+  function renderFlags(flags) {
+    if (!flags.length) return '<li class="muted">none</li>';
+    return flags.map((f) => '<li class="flag">event ' + f.seq + ": <strong>" + esc(f.reason) + "</strong>" +
+      (f.action ? ' <code>' + esc(JSON.stringify(f.action)) + "</code>" : "") +
+      ' <button type="button" data-accept="' + f.seq + '">accept</button>' +
+      ' <button type="button" data-correct="' + f.seq + '">correct…</button></li>').join("");
+  }
+
+  function render(s) {
+    const game = s.game;
+    document.body.dataset.seq = s.seq;
+    setText("seq", s.seq);
+    setText("game-name", game ? game.name : "no game yet");
+    setText("game-state", !game ? "" : game.over ? "game over — " + game.winners.join(", ") + " win" : game.players[game.current_player] + " to act");
+    setText("actions", game ? game.actions : 0);
+    const body = document.querySelector("#scores tbody");
+    if (body) body.innerHTML = renderScores(game);
+    set("flags", renderFlags(s.flags));
+    set("board", game ? window.PackrefDraw.view(game.view) : "");
+    set("graph", window.PackrefDraw.massGraph(s.readings));
+    set("recent", s.recent.map((e) => "<li>" + e.seq + " <strong>" + esc(e.kind) + "</strong> " + esc(summary(e)) + ' <span class="muted">(' + esc(e.author) + ")</span></li>").join(""));
+  }
+
+  function summary(e) {
+    if (e.kind === "flag") return e.reason;
+    if (e.kind === "game") return e.game + ": " + e.players.join(", ");
+    if (e.action) return JSON.stringify(e.action).slice(0, 120);
+    if (e.kind === "observation") return (e.observation && e.observation.kind) || "";
+    if (e.kind === "undo") return "takes back event " + e.undoes;
+    if (e.kind === "accept") return "flag " + e.flag;
+    return "";
+  }
+
+  function connect() {
+    const status = document.getElementById("live-status");
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/tables/" + encodeURIComponent(tableId));
+    ws.onopen = () => status && status.classList.add("on");
+    ws.onmessage = (message) => {
+      const update = JSON.parse(message.data);
+      if (update.type !== "snapshot" || update.seq < current.seq) return;
+      current = update.snapshot;
+      render(current);
+    };
+    ws.onclose = () => { status && status.classList.remove("on"); setTimeout(connect, 1500); };
+  }
+
+  // -- referee -------------------------------------------------------------------------
+  const tokenInput = document.getElementById("token");
+  if (tokenInput) tokenInput.value = localStorage.getItem("packref-token") || "";
+
+  async function write(path, body) {
+    localStorage.setItem("packref-token", tokenInput.value);
+    const response = await fetch("/api/tables/" + encodeURIComponent(tableId) + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: "Bearer " + tokenInput.value },
+      body: JSON.stringify(body || {}),
+    });
+    const answer = await response.json().catch(() => ({}));
+    setText("referee-message", response.ok ? "done" : (answer.detail || response.statusText));
+    return response.ok;
+  }
+
+  document.addEventListener("click", (event) => {
+    const target = event.target;
+    if (!(target instanceof HTMLElement)) return;
+    if (target.dataset.accept) { document.getElementById("referee").open = true; write("/flags/" + target.dataset.accept + "/accept"); }
+    if (target.dataset.correct) {
+      document.getElementById("referee").open = true;
+      document.getElementById("correction").dataset.flag = target.dataset.correct;
+      document.getElementById("correction").focus();
+    }
+    if (target.id === "undo") write("/undo");
+    if (target.id === "correct") {
+      const box = document.getElementById("correction");
+      let action;
+      try { action = JSON.parse(box.value); } catch (e) { setText("referee-message", "the correction is not valid JSON"); return; }
+      const flag = box.dataset.flag ? Number(box.dataset.flag) : null;
+      write("/corrections", { action: action, flag: flag }).then((ok) => { if (ok) { box.value = ""; delete box.dataset.flag; } });
+    }
+    if (target.id === "show-legal") {
+      fetch("/api/tables/" + encodeURIComponent(tableId) + "/legal-actions?limit=50").then((r) => r.json()).then((a) => {
+        setText("legal", a.actions.map((x) => JSON.stringify(x)).join("\n") + (a.total > a.actions.length ? "\n… " + a.total + " in all" : ""));
+      });
+    }
+  });
+
+  render(current);
+  connect();
+})();

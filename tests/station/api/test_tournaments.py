@@ -1,0 +1,86 @@
+"""``/api/tournaments``: players, games, results by hand and from live tables, standings, CSV."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from tests.station.api.conftest import AUTH, declare
+
+
+def test_a_tournament_from_registration_to_csv(client: TestClient, race_table: str) -> None:
+    created = client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Spring Cup", "players": ["Ana", "Ben", "Cas"],
+        "tie_breakers": ["wins", "points"]})
+    assert created.status_code == 201, created.text
+    assert created.json()["id"] == "spring-cup"
+    games = [client.post("/api/tournaments/spring-cup/games", headers=AUTH, json=body).json()
+             for body in ({"round": 1, "players": ["Ana", "Ben"], "table": "t1"},
+                          {"round": 1, "players": ["Cas", "Ana"]})]
+    assert client.put(f"/api/tournaments/spring-cup/games/{games[1]['id']}/result", headers=AUTH,
+                      json={"scores": {"Cas": 9, "Ana": 4}}).status_code == 200
+    started = client.post(f"/api/tournaments/spring-cup/games/{games[0]['id']}/start",
+                          headers=AUTH, json={"game": "test-race", "seed": 0})
+    assert started.status_code == 201, started.text
+    for n in (2, 1, 2, 2, 1, 2):  # Ana reaches 5 first; the last one comes after the end
+        declare(client, race_table, n)
+    detail = client.get("/api/tournaments/spring-cup").json()
+    live = detail["rounds"][0]["games"][0]["result"]
+    assert live["source"] == "live" and live["final"] and live["winners"] == ["Ana"]
+    assert [(line["rank"], line["player"], line["wins"]) for line in detail["standings"]] == [
+        (1, "Ana", 1), (1, "Cas", 1), (3, "Ben", 0)]  # level on wins and points: shared
+    csv = client.get("/api/tournaments/spring-cup/standings.csv")
+    assert csv.headers["content-type"].startswith("text/csv")
+    assert csv.text.splitlines()[1] == "1,Ana,2,1,9,4.5,1"
+    assert client.put("/api/tournaments/spring-cup/tie-breakers", headers=AUTH,
+                      json={"tie_breakers": ["average"]}).json()["standings"][0]["player"] == "Cas"
+    page = client.get("/tournaments/spring-cup").text
+    assert "Cas" in page and "standings.csv" in page
+    assert client.get("/tournaments/spring-cup/projector").status_code == 200
+
+
+def test_a_game_in_progress_does_not_count_yet(client: TestClient, race_table: str) -> None:
+    client.post("/api/tournaments", headers=AUTH, json={"name": "Cup", "players": ["Ana", "Ben"]})
+    game = client.post("/api/tournaments/cup/games", headers=AUTH,
+                       json={"round": 1, "players": ["Ana", "Ben"], "table": "t1"}).json()
+    client.post(f"/api/tournaments/cup/games/{game['id']}/start", headers=AUTH,
+                json={"game": "test-race"})
+    declare(client, race_table, 2)
+    detail = client.get("/api/tournaments/cup").json()
+    assert detail["rounds"][0]["games"][0]["result"]["final"] is False
+    assert all(line["played"] == 0 for line in detail["standings"])
+
+
+def test_refused_tournament_requests_write_nothing(client: TestClient) -> None:
+    assert client.post("/api/tournaments", json={"name": "Cup"}).status_code == 401
+    bad = client.post("/api/tournaments", headers=AUTH,
+                      json={"name": "Cup", "players": ["Ana", "Ana"]})
+    assert bad.status_code == 400 and "'Ana' is already a player" in bad.json()["detail"]
+    assert client.get("/api/tournaments").json() == []  # not half-created
+    assert client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Cup", "tie_breakers": ["luck"]}).json()["detail"].startswith(
+        "unknown tie-breaker 'luck'")
+    client.post("/api/tournaments", headers=AUTH, json={"name": "Cup", "players": ["Ana", "Ben"]})
+    cases = [
+        ("post", "/api/tournaments/cup/games", {"round": 1, "players": ["Ana", "Zed"]}, 400,
+         "'Zed' is not a player"),
+        ("post", "/api/tournaments/cup/games", {"round": 0, "players": ["Ana"]}, 422,
+         "$.round: Input should be greater than or equal to 1"),
+        ("post", "/api/tournaments/cup/games", {"round": 1, "players": ["Ana"], "table": "t9"},
+         400, "there is no table 't9'"),
+        ("put", "/api/tournaments/cup/games/99/result", {"scores": {"Ana": 1}}, 404,
+         "has no game 99"),
+        ("get", "/api/tournaments/nope", None, 404, "there is no tournament 'nope'"),
+    ]
+    for method, path, body, status, message in cases:
+        answer = getattr(client, method)(path, headers=AUTH, **({"json": body} if body else {}))
+        assert answer.status_code == status, (path, answer.text)
+        assert message in answer.json()["detail"]
+    game = client.post("/api/tournaments/cup/games", headers=AUTH,
+                       json={"round": 1, "players": ["Ana", "Ben"]}).json()
+    wrong = client.put(f"/api/tournaments/cup/games/{game['id']}/result", headers=AUTH,
+                       json={"scores": {"Ana": 3}})
+    assert wrong.status_code == 400 and "exactly the players" in wrong.json()["detail"]
+    no_table = client.post(f"/api/tournaments/cup/games/{game['id']}/start", headers=AUTH,
+                           json={"game": "test-race"})
+    assert no_table.status_code == 400 and "has no table" in no_table.json()["detail"]
+    assert client.get("/api/tournaments/cup").json()["rounds"][0]["games"][0]["result"] is None

@@ -1,0 +1,122 @@
+"""Fixtures of the station's tests: the toy game, databases (SQLite, PostgreSQL), services."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from rules import registry
+from station.config import Settings, TokenCheck, hash_token
+from station.store import Database, FixedClock, open_database
+from tests.station.toy import TOY, RaceGame
+
+TOKEN = "test-organiser-token"
+
+
+@pytest.fixture
+def toy_game() -> Iterator[str]:
+    """The toy game's name, registered for the test only."""
+    registry._discover()
+    registry.register(RaceGame())
+    yield TOY
+    registry._GAMES.pop(TOY, None)
+
+
+# -- PostgreSQL: a throwaway cluster started by the tests themselves ------------------------
+def _postgres_bin() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if found:
+        return Path(found[-1]).parent
+    initdb = shutil.which("initdb")
+    return Path(initdb).parent if initdb else None
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _as_cluster_owner(command: list[str]) -> list[str]:
+    """Run as 'postgres' when we are root (initdb refuses root), else as ourselves."""
+    if os.geteuid() == 0:
+        return ["runuser", "-u", "postgres", "--", *command]
+    return command
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[dict[str, str]]:
+    """A PostgreSQL server on a unix socket in a temporary directory, for this test session."""
+    bin_dir = _postgres_bin()
+    if bin_dir is None:
+        message = "PostgreSQL is not installed (make system-deps installs it)"
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail(message)
+        pytest.skip(message)
+    root = Path(tempfile.mkdtemp(prefix="packref-pg-"))
+    data = root / "data"
+    if os.geteuid() == 0:
+        shutil.chown(root, "postgres", "postgres")
+    port = str(_free_port())
+    subprocess.run(_as_cluster_owner([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust",
+                                      "-U", "postgres", "--no-sync", "-E", "UTF8"]),
+                   check=True, capture_output=True)
+    options = f"-k {root} -p {port} -c listen_addresses='' -c fsync=off"
+    subprocess.run(_as_cluster_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
+                                      "-l", str(root / "log"), "-w", "start"]),
+                   check=True, capture_output=True)
+    try:
+        yield {"host": str(root), "port": port}
+    finally:
+        subprocess.run(_as_cluster_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-m",
+                                          "immediate", "stop"]), capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+_databases = iter(range(1_000_000))
+
+
+def postgres_url(cluster: dict[str, str]) -> str:
+    """A fresh, empty database in the cluster."""
+    import psycopg
+
+    name = f"packref_test_{os.getpid()}_{next(_databases)}"
+    with psycopg.connect(host=cluster["host"], port=cluster["port"], user="postgres",
+                         dbname="postgres", autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return f"postgresql+psycopg://postgres@/{name}?host={cluster['host']}&port={cluster['port']}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of an empty database: SQLite in a temporary file, then PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'station.sqlite3'}"
+    return postgres_url(request.getfixturevalue("postgres_cluster"))
+
+
+@pytest.fixture
+def database(database_url: str) -> Iterator[Database]:
+    opened = open_database(database_url)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def clock() -> FixedClock:
+    return FixedClock()
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Settings with a known token and a SQLite database under ``tmp_path``."""
+    return Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'station.sqlite3'}",
+                    token=TokenCheck(hash_token(TOKEN)))

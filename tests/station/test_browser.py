@@ -1,0 +1,109 @@
+"""A real browser (Debian's chromium, driven by Playwright) watches a live table change."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from rules import get_game
+from station.api import build_services, create_app
+from station.config import Settings
+from tests.conftest import require_tool
+from tests.station.conftest import TOKEN
+
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture
+def live_server(settings: Settings) -> Iterator[str]:
+    """The dashboard served by uvicorn in a thread, on a free loopback port."""
+    import uvicorn
+
+    services = build_services(settings)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    server = uvicorn.Server(uvicorn.Config(create_app(services), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    services.database.close()
+
+
+def scoring_action(state, player: str) -> dict:
+    """A legal action that changes ``player``'s total."""
+    before = {s.player: s.total for s in state.scores()}[player]
+    for action in state.legal_actions():
+        trial = state.clone()
+        trial.apply(action)
+        if {s.player: s.total for s in trial.scores()}[player] != before:
+            return action
+    raise AssertionError("no action changes the score")
+
+
+def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    players = ["Ana", "Ben", "Cas"]
+    state = get_game("moving-day").new_game(players, seed=4)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    for _ in range(4):
+        action = state.legal_actions()[0]
+        state.apply(action)
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "declared", "action": action}}).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")  # the WebSocket is open
+        ana = page.locator('td.total[data-player="Ana"]')
+        shown = int(ana.inner_text())
+        assert shown == state.scores()[0].total  # the state at once, mid-game
+        assert page.locator("svg.grid").count() == 9  # three vehicles for each player
+        while state.current_player() != 0:
+            action = state.legal_actions()[0]
+            state.apply(action)
+            api.post("/api/tables/t1/observations", json={
+                "observation": {"kind": "declared", "action": action}}).raise_for_status()
+        action = scoring_action(state, "Ana")
+        state.apply(action)
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "declared", "action": action}}).raise_for_status()
+        expected = str(state.scores()[0].total)
+        assert expected != str(shown)
+        page.wait_for_function(
+            "expected => document.querySelector('td.total[data-player=\"Ana\"]')"
+            ".textContent === expected", arg=expected, timeout=5000)
+        screenshot = tmp_path / "live-table.png"
+        page.screenshot(path=str(screenshot), full_page=True)
+        browser.close()
+    assert script_errors == []
+    assert screenshot.stat().st_size > 10_000
+    if os.environ.get("PACKREF_SCREENSHOTS"):
+        shutil.copy(screenshot, Path(os.environ["PACKREF_SCREENSHOTS"]) / screenshot.name)

@@ -1,0 +1,56 @@
+"""Drawing views: each game's own presenter works on its engine's real states."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import game_names, get_game
+from station.web import presenters
+
+
+def played(game_name: str, players: int, moves: int, seed: int = 2):
+    game = get_game(game_name)
+    count = min(max(players, game.min_players), game.max_players)
+    state = game.new_game(["Ana", "Ben", "Cas", "Dee"][:count], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.is_over():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def marks(view: dict) -> set[str]:
+    return {mark for board in view["boards"] for row in board["rows"] for cell in row
+            if cell for mark in cell["m"]}
+
+
+@pytest.mark.parametrize("game_name", sorted(presenters.PRESENTERS))
+def test_each_games_presenter_draws_its_engines_states(game_name: str) -> None:
+    if game_name not in game_names():
+        pytest.skip(f"{game_name} has no engine in this checkout")
+    state = played(game_name, 3, 12)
+    view = presenters.PRESENTERS[game_name](state)  # raises if the engine changed shape
+    assert presenters.present(state) == view
+    if game_name == "removal":
+        assert len(view["boards"]) == 3 and "minus" in marks(view)
+    elif game_name == "moving-day":
+        assert len(view["boards"]) == 9
+        assert "damaged" in marks(presenters.present(played(game_name, 3, 60)))
+    elif game_name == "small-warehouse":
+        assert [board["title"] for board in view["boards"]] == ["Ana's warehouse",
+                                                                "Ben's warehouse"]
+    else:
+        assert set(view["drone"]) == {"reached", "speculations", "pilots"}
+
+
+def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None:
+    state = get_game(toy_game).new_game(["Ana", "Ben"], seed=0)
+    state.apply({"type": "add", "n": 2})
+    view = presenters.present(state)
+    assert view["boards"] == [{"title": "track", "rows": [
+        [{"t": "#", "k": "#", "m": []}, {"t": "#", "k": "#", "m": []}, None, None, None],
+        [None] * 5]}]
+    assert "to_act: 1" in view["lines"]
