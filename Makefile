@@ -22,7 +22,7 @@ system-deps:
 	bash scripts/system-deps.sh
 
 demo: setup
-	$(BIN)/packref score small-warehouse docs/examples/small-warehouse.json
+	$(BIN)/packref demo
 
 lint: setup
 	$(BIN)/ruff check .
