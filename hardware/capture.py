@@ -1,0 +1,232 @@
+"""Raw serial captures of the drone board, and turning their frames into samples.
+
+A capture file is one header line, one JSON line, then the bytes exactly as they
+came from the serial port::
+
+    PACKREF-DRONE-CAPTURE 1
+    {"board_id": "e6614c...", "calibration": {"tare_counts": 8123, "grams_per_count": 0.0024},
+     "imu": {"accel_lsb_per_g": 8192, "gyro_lsb_per_dps": 65.5}}
+    <raw bytes: 00 COBS frame 00 00 COBS frame 00 ...>
+
+Load-cell and IMU readings arrive as separate frames, each stamped by the
+board. :class:`SampleAssembler` makes the contract's rows from them: one row per
+IMU sample, with the force linearly interpolated between the load readings
+around it, in seconds of the board's clock.
+
+Example::
+
+    >>> from hardware.simulate import simulate_challenge
+    >>> run = simulate_challenge(seed=2)
+    >>> data = encode_capture(run.samples, Calibration(8000, 0.002))
+    >>> read_capture_bytes(data, "sim.bin").samples
+    <Samples ... rows, ... s>
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from firmware import frames
+from hardware.calibration import Calibration
+from hardware.errors import SampleFileError
+from hardware.samples import Samples
+
+MAGIC = b"PACKREF-DRONE-CAPTURE 1\n"
+GRAVITY = 9.80665
+DEFAULT_IMU = {"accel_lsb_per_g": 8192, "gyro_lsb_per_dps": 65.5}
+
+
+def is_capture(path: str | Path) -> bool:
+    """True when ``path`` starts like a capture file (not a CSV)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False
+
+
+def capture_header(board_id: str = "", calibration: Calibration | None = None,
+                   imu: dict | None = None, **extra: object) -> bytes:
+    """The two header lines of a capture file."""
+    header = {"board_id": board_id,
+              "calibration": calibration.to_json() if calibration else None,
+              "imu": imu or dict(DEFAULT_IMU), **extra}
+    return MAGIC + json.dumps(header).encode() + b"\n"
+
+
+@dataclass
+class BoardClock:
+    """Unwraps the board's 32-bit microsecond stamps into seconds."""
+
+    _last: int | None = None
+    _wraps: int = 0
+
+    def seconds(self, board_us: int) -> float:
+        if self._last is not None and board_us < self._last and self._last - board_us > 2**31:
+            self._wraps += 1
+        self._last = board_us
+        return (self._wraps * 2**32 + board_us) / 1e6
+
+
+@dataclass
+class SequenceCounter:
+    """Counts frames lost in transit from the gaps in their sequence numbers."""
+
+    lost: int = 0
+    _expected: int | None = None
+
+    def see(self, seq: int) -> int:
+        """Note one frame; returns how many were lost just before it."""
+        gap = 0 if self._expected is None else (seq - self._expected) & 0xFFFF
+        if gap >= 0x8000:  # far behind: the board restarted or frames were reordered
+            gap = 0
+        self.lost += gap
+        self._expected = (seq + 1) & 0xFFFF
+        return gap
+
+    def restart(self) -> None:
+        self._expected = None
+
+
+@dataclass
+class SampleAssembler:
+    """Collects decoded frames and makes :class:`Samples` rows from them."""
+
+    calibration: Calibration | None
+    imu: dict = field(default_factory=lambda: dict(DEFAULT_IMU))
+    clock: BoardClock = field(default_factory=BoardClock)
+    sequence: SequenceCounter = field(default_factory=SequenceCounter)
+    hello: dict | None = None
+    _imu_rows: list[tuple[float, tuple[int, ...]]] = field(default_factory=list)
+    _loads: list[tuple[float, int]] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        return (f"<SampleAssembler {len(self._imu_rows)} imu, {len(self._loads)} load, "
+                f"{self.sequence.lost} lost>")
+
+    def add(self, frame: frames.Frame) -> None:
+        """Take one frame from the board (others, such as STATUS, are noted and ignored)."""
+        if frame.kind == frames.HELLO:
+            self.hello = frames.unpack_hello(frame.payload)
+            self.imu = {"accel_lsb_per_g": self.hello["accel_lsb_per_g"],
+                        "gyro_lsb_per_dps": self.hello["gyro_lsb_per_dps"]}
+            self.sequence.restart()
+        self.sequence.see(frame.seq)
+        at = self.clock.seconds(frame.board_us)
+        if frame.kind == frames.SAMPLE_IMU:
+            self._imu_rows.append((at, frames.unpack_imu(frame.payload)))
+        elif frame.kind == frames.SAMPLE_LOAD:
+            self._loads.append((at, frames.unpack_load(frame.payload)))
+
+    def samples(self) -> Samples:
+        """Rows at the IMU's times; force interpolated from the load cell's readings."""
+        if not self._imu_rows or not self._loads:
+            raise ValueError("no IMU samples" if not self._imu_rows else "no load-cell samples")
+        if self.calibration is None:
+            raise ValueError("no calibration for this board")
+        imu_t = np.array([at for at, _ in self._imu_rows])
+        raw = np.array([values for _, values in self._imu_rows], dtype=float)
+        load_t = np.array([at for at, _ in self._loads])
+        grams = self.calibration.grams(np.array([counts for _, counts in self._loads]))
+        order = np.argsort(imu_t, kind="stable")
+        imu_t, raw = imu_t[order], raw[order]
+        keep = np.concatenate([[True], np.diff(imu_t) > 0])
+        imu_t, raw = imu_t[keep], raw[keep]
+        force = np.interp(imu_t, load_t, grams)
+        accel = raw[:, :3] / self.imu["accel_lsb_per_g"] * GRAVITY
+        gyro = raw[:, 3:] / self.imu["gyro_lsb_per_dps"]
+        return Samples(imu_t, force, *accel.T, *gyro.T)
+
+
+@dataclass
+class Capture:
+    """A decoded capture: its header, its samples and how clean the stream was."""
+
+    header: dict
+    samples: Samples
+    frames: int
+    bad_frames: int
+    lost_frames: int
+
+    def __repr__(self) -> str:
+        return (f"<Capture {self.samples!r}, {self.frames} frames, {self.bad_frames} bad, "
+                f"{self.lost_frames} lost>")
+
+
+def read_capture(path: str | Path) -> Capture:
+    """Read a capture file; a bad one raises :class:`SampleFileError` naming the place."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise SampleFileError(f"{path}: no such file") from None
+    except OSError as error:
+        raise SampleFileError(f"{path}: cannot read ({error.strerror})") from None
+    return read_capture_bytes(data, str(path))
+
+
+def read_capture_bytes(data: bytes, name: str = "<capture>",
+                       calibration: Calibration | None = None) -> Capture:
+    """Decode capture bytes (header included); ``calibration`` overrides the header's."""
+    header, body_start = _parse_header(data, name)
+    if calibration is None and header.get("calibration"):
+        try:
+            calibration = Calibration.from_json(header["calibration"])
+        except (TypeError, KeyError, ValueError) as error:
+            raise SampleFileError(f"{name}: line 2: field calibration: {error}") from None
+    assembler = SampleAssembler(calibration, dict(header.get("imu") or DEFAULT_IMU))
+    reader = frames.FrameReader()
+    for frame in reader.feed(data[body_start:]):
+        try:
+            assembler.add(frame)
+        except frames.FrameError:  # a valid frame with a payload of the wrong size
+            reader.bad_frames += 1
+    try:
+        samples = assembler.samples()
+    except ValueError as error:
+        raise SampleFileError(f"{name}: {error}") from None
+    return Capture(header, samples, reader.frames, reader.bad_frames, assembler.sequence.lost)
+
+
+def _parse_header(data: bytes, name: str) -> tuple[dict, int]:
+    if not data.startswith(MAGIC):
+        raise SampleFileError(f"{name}: line 1: not a packref drone capture")
+    end = data.find(b"\n", len(MAGIC))
+    if end < 0:
+        raise SampleFileError(f"{name}: line 2: the JSON header line is missing")
+    try:
+        header = json.loads(data[len(MAGIC):end].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise SampleFileError(f"{name}: line 2: header is not valid JSON ({error})") from None
+    if not isinstance(header, dict):
+        raise SampleFileError(f"{name}: line 2: header must be a JSON object")
+    return header, end + 1
+
+
+def encode_capture(samples: Samples, calibration: Calibration, board_id: str = "simulated",
+                   imu: dict | None = None) -> bytes:
+    """A capture of ``samples`` as the board would send them, encoded by the firmware's
+    own frame module: a HELLO, then one load and one IMU frame per row."""
+    imu = imu or dict(DEFAULT_IMU)
+    out = bytearray(capture_header(board_id, calibration, imu))
+    hello = frames.pack_hello("simulator", 1, 100, imu["accel_lsb_per_g"],
+                              round(imu["gyro_lsb_per_dps"] * 10), board_id.encode()[:8])
+    out += frames.encode_frame(frames.HELLO, 0, 0, hello)
+    counts = calibration.counts(samples.force_g)
+    accel = np.clip(np.round(np.vstack([samples.ax, samples.ay, samples.az])
+                             / GRAVITY * imu["accel_lsb_per_g"]), -32768, 32767).astype(int)
+    gyro = np.clip(np.round(np.vstack([samples.gx, samples.gy, samples.gz])
+                            * imu["gyro_lsb_per_dps"]), -32768, 32767).astype(int)
+    stamps = np.round(samples.t * 1e6).astype(np.int64)
+    period = float(np.median(np.diff(samples.t))) if len(samples) > 1 else 0.01
+    slots = np.round((samples.t - samples.t[0]) / period).astype(int)  # lost rows leave gaps
+    for row, board_us in enumerate(stamps.tolist()):
+        seq = 1 + 2 * int(slots[row])
+        out += frames.encode_frame(frames.SAMPLE_LOAD, seq, board_us,
+                                   frames.pack_load(int(counts[row])))
+        out += frames.encode_frame(frames.SAMPLE_IMU, seq + 1, board_us,
+                                   frames.pack_imu(*accel[:, row].tolist(), *gyro[:, row].tolist()))
+    return bytes(out)

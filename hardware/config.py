@@ -1,0 +1,44 @@
+"""Every threshold of the event detector, in one place, with its unit.
+
+Example::
+
+    >>> config = DetectorConfig(min_mass_change_g=1.5)
+    >>> config.min_mass_change_g
+    1.5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DetectorConfig:
+    """Thresholds of :func:`hardware.events.detect_events`."""
+
+    # Motion (IMU). A sample moves when |a| departs from 1 g or the gyro turns.
+    moving_accel: float = 0.35  # m/s² away from the resting |a|
+    moving_gyro: float = 4.0  # deg/s
+    motion_gap_s: float = 0.12  # quieter gaps inside a motion do not split it
+    hover_sigmas: float = 6.0  # between motions, hands still tremble above this much noise
+    min_flight_s: float = 0.5  # shorter motions are knocks, not flights
+    onset_sigmas: float = 4.0  # a motion starts where it leaves the resting noise
+    impact_window_s: float = 0.5  # the landing impact is looked for this long before rest
+    disturbed_accel: float = 2.0  # m/s² of fast ringing: knocks, impacts; the mass is unreliable
+    disturbed_guard_s: float = 0.15
+
+    # Mass (load cell compensated by the accelerometer).
+    max_lag_s: float = 0.05  # the load cell's lag behind the IMU is searched up to this
+    lag_step_s: float = 0.002
+    default_lag_s: float = 0.01  # used when no motion shows the lag
+    steady_window_s: float = 0.2  # a steady mass is flat over this long
+    min_steady_s: float = 0.35  # and holds at least this long, or is confirmed later
+    min_short_steady_s: float = 0.1  # a short flat stretch counts if a later level agrees
+    steady_floor_g: float = 0.15  # the flatness threshold never goes below this
+    steady_sigmas: float = 3.5
+    min_mass_change_g: float = 1.0  # smaller changes between steady levels are not events
+    hand_rest_s: float = 1.2  # a level this short before a smaller rise was a resting hand
+    band_floor_g: float = 0.25  # "the new mass stands" within this band
+    band_sigmas: float = 4.0
+    smoothing_s: float = 0.2  # running median of the mass when locating a fall in flight
+    spike_filter: int = 5  # samples in the running median that removes single spikes

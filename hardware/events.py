@@ -1,0 +1,528 @@
+"""Detecting what happens on the drone: loads, lifts, landings and drops (contracts.md §7).
+
+How it works, in short (``docs/drone-events.md`` has the long version):
+
+1. Single-sample spikes go through a short running median.
+2. Motion comes from the IMU: ``|a|`` away from its resting value or the gyro
+   turning. Long motions are flights (``lift`` where the motion leaves the
+   resting noise, ``land`` at the onset of the last impact before rest); short
+   ones are knocks and are no events.
+3. The carried mass is the load-cell force compensated by the platform's
+   specific force: ``m = F · az_rest / az(t − lag)``. The lag between the two
+   sensors is the one that leaves the least jitter in ``m`` while moving.
+4. At every standstill where ``m`` is flat the mass level is measured; two
+   levels that differ by less than ``min_mass_change_g`` mean nothing happened
+   (the reference is re-zeroed, so drift does not add up). A rise is a
+   ``load`` (at the moment the new level starts to stand), a fall is a ``drop``
+   (at the moment the old level is left, found in flight if need be). Hands
+   pressing, knocks and landing jolts never make a flat level, so they are not
+   events.
+
+Example::
+
+    >>> from hardware.simulate import simulate_challenge
+    >>> events = detect_events(simulate_challenge(seed=3).samples)
+    >>> events[0]
+    DroneEvent(t=1.67..., event='load', mass_g=22.89...)
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from hardware.config import DetectorConfig
+from hardware.samples import Samples
+
+EVENT_TYPES: tuple[str, ...] = ("load", "lift", "land", "drop")
+
+
+@dataclass(frozen=True)
+class DroneEvent:
+    """One event in the stream's own clock: ``t`` seconds, ``event``, ``mass_g`` after it."""
+
+    t: float
+    event: str
+    mass_g: float
+
+    def to_json(self) -> dict:
+        """The contract's JSON object: ``{"t": 3.412, "event": "load", "mass_g": 12.1}``."""
+        return {"t": round(self.t, 3), "event": self.event, "mass_g": round(self.mass_g, 1)}
+
+
+@dataclass(frozen=True)
+class _Level:
+    start: int  # sample indices, inclusive
+    end: int
+    mass: float
+
+
+@dataclass
+class _Signals:
+    """The cleaned-up streams the detector works on."""
+
+    t: np.ndarray
+    accel_dev: np.ndarray  # | |a| - resting |a| |, m/s², spikes removed
+    jolt: np.ndarray  # the same unfiltered: impacts ring faster than a running median keeps
+    gyro: np.ndarray  # |ω| without bias, dps
+    accel_sigma: float
+    gyro_sigma: float
+    moving: np.ndarray  # bool
+    disturbed: np.ndarray  # bool: knocks and impacts
+    mass: np.ndarray  # compensated, g, at physical times t - lag
+    lag: float
+
+
+class EventDetector:
+    """Finds drone events in a whole stream of samples.
+
+    Example::
+
+        >>> detector = EventDetector(DetectorConfig(min_mass_change_g=1.0))
+        >>> detector
+        EventDetector(min_mass_change_g=1.0, min_flight_s=0.5)
+    """
+
+    def __init__(self, config: DetectorConfig | None = None) -> None:
+        self.config = config or DetectorConfig()
+        self.lag_s: float | None = None
+
+    def __repr__(self) -> str:
+        return (f"EventDetector(min_mass_change_g={self.config.min_mass_change_g}, "
+                f"min_flight_s={self.config.min_flight_s})")
+
+    def detect(self, samples: Samples) -> list[DroneEvent]:
+        """The events of ``samples`` in time order."""
+        if len(samples) < 2 * self.config.spike_filter:
+            return []
+        signals = self._signals(samples)
+        self.lag_s = signals.lag
+        flights = self._flights(signals)
+        mass_events, start_mass = self._mass_events(signals)
+        return _with_masses(flights, mass_events, start_mass)
+
+    # -- preparing the signals -----------------------------------------------------
+    def _signals(self, samples: Samples) -> _Signals:
+        config = self.config
+        t = samples.t
+        accel = np.vstack([_running_median(axis, 3) for axis in (samples.ax, samples.ay,
+                                                                 samples.az)])
+        gyro = np.vstack([_running_median(axis, 3) for axis in (samples.gx, samples.gy,
+                                                                samples.gz)])
+        norm = np.sqrt((accel ** 2).sum(axis=0))
+        rough_rest = np.abs(norm - np.median(norm)) < config.moving_accel
+        gyro = gyro - np.median(gyro[:, rough_rest], axis=1, keepdims=True)
+        gyro_norm = np.sqrt((gyro ** 2).sum(axis=0))
+        rest = rough_rest & (gyro_norm < config.moving_gyro)
+        if rest.sum() < 10:
+            rest = np.ones_like(rest)
+        resting_norm = float(np.median(norm[rest]))
+        accel_dev = np.abs(norm - resting_norm)
+        raw_norm = np.sqrt(samples.ax ** 2 + samples.ay ** 2 + samples.az ** 2)
+        jolt = np.abs(raw_norm - resting_norm)
+        turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
+        moving = _close_gaps(t, turning, config.motion_gap_s)
+        ringing = np.abs(raw_norm - _running_mean(raw_norm, 5))  # fast jolts, not smooth lifts
+        disturbed = _dilate(t, ringing > config.disturbed_accel, config.disturbed_guard_s)
+        az_rest = float(np.median(accel[2][rest]))
+        force = _running_median(samples.force_g, config.spike_filter)
+        lag = self._lag(t, force, accel[2], az_rest, moving & ~disturbed)
+        az_then = np.interp(t - lag, t, accel[2])
+        # Where the platform is at rest, or moves less than the accelerometer's noise,
+        # compensating would only add that noise to the mass.
+        accel_sigma = _sigma(accel_dev[rest])
+        change = az_then - az_rest
+        az_then = az_rest + np.sign(change) * np.maximum(np.abs(change) - 3 * accel_sigma, 0.0)
+        az_then[~_dilate(t, moving | disturbed, 0.1)] = az_rest
+        mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
+        return _Signals(t - lag, accel_dev, jolt, gyro_norm, accel_sigma,
+                        _sigma(gyro_norm[rest]), moving, disturbed, mass, lag)
+
+    def _lag(self, t, force, az, az_rest, mask) -> float:
+        """The load cell's lag: the one whose compensated mass jitters least while moving."""
+        config = self.config
+        if mask.sum() < 20:
+            return config.default_lag_s
+        lags = np.arange(0.0, config.max_lag_s + 1e-9, config.lag_step_s)
+        scores = []
+        for lag in lags:
+            mass = force * az_rest / np.maximum(np.interp(t - lag, t, az), 0.3 * az_rest)
+            scores.append(float(np.sum(np.diff(mass)[mask[1:]] ** 2)))
+        return float(lags[int(np.argmin(scores))])
+
+    # -- flights -------------------------------------------------------------------
+    def _flights(self, signals: _Signals) -> list[DroneEvent]:
+        events = []
+        t = signals.t
+        for start, end in self._motions(signals):
+            if t[end] - t[start] < self.config.min_flight_s:
+                continue  # a knock
+            events.append(DroneEvent(float(t[self._onset(signals, start)]), "lift", 0.0))
+            if end < len(t) - 1:
+                events.append(DroneEvent(self._impact(signals, end), "land", 0.0))
+        return events
+
+    def _motions(self, signals: _Signals) -> list[tuple[int, int]]:
+        """Runs of motion; a quiet moment in which the hands still tremble does not split one."""
+        accel = _running_mean(signals.accel_dev, 3) > self.config.hover_sigmas * signals.accel_sigma
+        gyro = _running_mean(signals.gyro, 3) > self.config.hover_sigmas * signals.gyro_sigma
+        trembling = accel | gyro
+        motions: list[tuple[int, int]] = []
+        for start, end in _runs(signals.moving):
+            if motions and trembling[motions[-1][1]:start].mean() > 0.5:
+                motions[-1] = (motions[-1][0], end)
+            else:
+                motions.append((start, end))
+        return motions
+
+    def _onset(self, signals: _Signals, start: int) -> int:
+        """Walk back from where motion was seen to where it left the resting noise."""
+        sigmas = self.config.onset_sigmas
+        accel = _running_mean(signals.accel_dev, 3)
+        gyro = _running_mean(signals.gyro, 3)
+        i = start
+        while i > 0 and (accel[i - 1] > sigmas * signals.accel_sigma
+                         or gyro[i - 1] > sigmas * signals.gyro_sigma):
+            i -= 1
+        return i
+
+    def _impact(self, signals: _Signals, end: int) -> float:
+        """The onset of the last big jolt (two strong jerks or more) before the drone rests."""
+        t = signals.t
+        period = float(np.median(np.diff(t)))
+        if end + 1 < len(t) and t[end + 1] - t[end] > 4 * period:
+            return float((t[end] + t[end + 1]) / 2)  # the impact fell into lost samples
+        first = max(1, int(np.searchsorted(t, t[end] - self.config.impact_window_s)))
+        last = min(len(t) - 1, int(np.searchsorted(t, t[end] + 0.1)))
+        jerk = np.abs(np.diff(signals.jolt[first - 1:last + 1]))
+        if len(jerk) == 0 or jerk.max() < 1.0:
+            return float(t[end])
+        strong = np.flatnonzero(jerk >= 0.4 * jerk.max())
+        clusters = _clusters(strong, max(1, _samples_in(t, 0.08)))
+        ringing = [cluster for cluster in clusters if len(cluster) >= 2] or clusters
+        at = first + ringing[-1][0]  # the first sample showing the impact
+        return float((t[at - 1] + t[at]) / 2)
+
+    # -- mass --------------------------------------------------------------------------
+    def _levels(self, signals: _Signals) -> list[_Level]:
+        """Flat stretches of the mass at rest; short ones only when a long one agrees."""
+        config = self.config
+        t, mass = signals.t, signals.mass
+        still = ~_dilate(t, signals.moving, 0.05) & ~signals.disturbed
+        spread = _running_std(mass, _samples_in(t, config.steady_window_s))
+        noise = _sigma(np.diff(mass)[still[1:]]) / np.sqrt(2) if still.sum() > 10 else 0.0
+        threshold = max(config.steady_floor_g, config.steady_sigmas * noise)
+        band = max(config.band_floor_g, config.band_sigmas * noise)
+        levels = [self._grown(signals, still, band, start, end)
+                  for start, end in _runs(still & (spread < threshold))]
+        levels = [level for level in _merged(levels, signals, band)
+                  if t[level.end] - t[level.start] >= config.min_short_steady_s]
+        anchors = [t[level.end] - t[level.start] >= config.min_steady_s for level in levels]
+        levels = [level for index, level in enumerate(levels)
+                  if anchors[index] or self._confirmed(levels, anchors, index)]
+        return self._without_hand_rests(levels, signals)
+
+    def _without_hand_rests(self, levels: list[_Level], signals: _Signals) -> list[_Level]:
+        """Drop a level that is a placing hand resting on the present, not a present.
+
+        Up, then soon down to a level still above the one before, with the drone on
+        the table all along: the hand rested on the new present, then let go, and
+        nothing fell. (Back down to the level before is left alone: that may be a
+        present falling off, which must not be missed.)
+        """
+        config = self.config
+        t = signals.t
+        kept: list[_Level] = []
+        for index, level in enumerate(levels):
+            if 0 < index < len(levels) - 1 and kept:
+                before, after = kept[-1], levels[index + 1]
+                rose = level.mass - before.mass >= config.min_mass_change_g
+                fell = level.mass - after.mass >= config.min_mass_change_g
+                still_more = after.mass - before.mass >= config.min_mass_change_g
+                soon = t[after.start] - t[level.start] <= config.hand_rest_s
+                calm = not signals.moving[level.end:after.start + 1].any()
+                if rose and fell and still_more and soon and calm:
+                    continue
+            kept.append(level)
+        return kept
+
+    @staticmethod
+    def _grown(signals: _Signals, still: np.ndarray, band: float, start: int, end: int) -> _Level:
+        """A flat run grown over the neighbouring samples that stay within ``band`` of it."""
+        mass = signals.mass
+        level = float(np.median(mass[start:end + 1]))
+        while start > 0 and still[start - 1] and abs(mass[start - 1] - level) < band:
+            start -= 1
+        while end < len(mass) - 1 and still[end + 1] and abs(mass[end + 1] - level) < band:
+            end += 1
+        return _Level(start, end, level)
+
+    def _confirmed(self, levels: list[_Level], anchors: list[bool], index: int) -> bool:
+        """A short level is real when the next long level (or the previous) has its mass."""
+        tolerance = self.config.min_mass_change_g / 2
+        later = [level for level, anchor in zip(levels[index + 1:], anchors[index + 1:],
+                                                strict=True) if anchor]
+        earlier = [level for level, anchor in zip(levels[:index], anchors[:index],
+                                                  strict=True) if anchor]
+        neighbours = later[:1] + earlier[-1:]
+        return any(abs(other.mass - levels[index].mass) < tolerance for other in neighbours)
+
+    def _mass_events(self, signals: _Signals) -> tuple[list[DroneEvent], float]:
+        levels = self._levels(signals)
+        if not levels:
+            return [], 0.0
+        events = []
+        reference = levels[0]
+        carried = start_mass = max(0.0, reference.mass)
+        for level in levels[1:]:
+            change = level.mass - reference.mass
+            reference = level  # re-zero at every standstill
+            if abs(change) < self.config.min_mass_change_g:
+                continue
+            carried = max(0.0, carried + change)
+            if change > 0:
+                events.append(DroneEvent(self._load_time(signals, level), "load", carried))
+            else:
+                at = self._drop_time(signals, levels, level, change)
+                events.append(DroneEvent(at, "drop", carried))
+        return events, start_mass
+
+    def _band(self, values: np.ndarray) -> float:
+        noise = _sigma(np.diff(values)) / np.sqrt(2) if len(values) > 3 else 0.0
+        return max(self.config.band_floor_g, self.config.band_sigmas * noise)
+
+    def _load_time(self, signals: _Signals, level: _Level) -> float:
+        """When the new mass started to stand: walk back while within its band."""
+        mass = signals.mass
+        band = self._band(mass[level.start:level.end + 1])
+        i = level.start
+        while i > 0 and abs(mass[i - 1] - level.mass) < band and not signals.moving[i - 1]:
+            i -= 1
+        return float(signals.t[i])
+
+    def _drop_time(self, signals: _Signals, levels, level: _Level, change: float) -> float:
+        """When the old mass was left: the fall's ramp, extrapolated back to the old mass.
+
+        The step from the old level to the new that fits the smoothed mass best finds
+        the fall; the times at which it passes 25 % and 75 % of the way give its slope.
+        """
+        before = levels[levels.index(level) - 1]
+        window = _samples_in(signals.t, 0.3)
+        first = max(before.start, before.end - window)
+        last = min(level.end, level.start + window)
+        smooth = self._smoothed_mass(signals, first, last)
+        t = signals.t[first:last + 1]
+        crossing = _best_step(smooth[:level.start - first + 1], before.mass, level.mass)
+        old = _nan_median(smooth[max(0, crossing - window):max(1, crossing - window // 3)],
+                          before.mass)
+        new = _nan_median(smooth[crossing + window // 3:crossing + window], level.mass)
+        quarter, three_quarters = old - 0.25 * (old - new), old - 0.75 * (old - new)
+        start = crossing
+        while start > 0 and not smooth[start - 1] >= quarter and not np.isnan(smooth[start - 1]):
+            start -= 1
+        finish = crossing
+        while finish < len(smooth) - 1 and not smooth[finish] <= three_quarters:
+            finish += 1
+        onset = t[start] - (t[finish] - t[start]) / 2
+        return float(max(onset, t[0]))
+
+    def _smoothed_mass(self, signals: _Signals, first: int, last: int) -> np.ndarray:
+        mass = signals.mass[first:last + 1].copy()
+        mass[signals.disturbed[first:last + 1]] = np.nan
+        width = _samples_in(signals.t, self.config.smoothing_s) | 1
+        return _running_nanmedian(mass, width)
+
+
+def detect_events(samples: Samples, config: DetectorConfig | None = None) -> list[DroneEvent]:
+    """The events in ``samples``, in time order (see :class:`EventDetector`)."""
+    return EventDetector(config).detect(samples)
+
+
+def _with_masses(flights, mass_events, start_mass: float) -> list[DroneEvent]:
+    """Merge flights and mass events; a lift or land carries the mass at its moment."""
+    events = sorted(mass_events + flights, key=lambda event: event.t)
+    carried = start_mass
+    result = []
+    for event in events:
+        if event.event in ("load", "drop"):
+            carried = event.mass_g
+            result.append(event)
+        else:
+            result.append(DroneEvent(event.t, event.event, carried))
+    return result
+
+
+# -- array helpers -----------------------------------------------------------------------
+
+
+def _samples_in(t: np.ndarray, seconds: float) -> int:
+    period = float(np.median(np.diff(t))) if len(t) > 1 else 0.01
+    return max(1, round(seconds / max(period, 1e-6)))
+
+
+def _sigma(values: np.ndarray) -> float:
+    """A robust standard deviation (1.4826 × MAD)."""
+    if len(values) == 0:
+        return 0.0
+    return float(1.4826 * np.median(np.abs(values - np.median(values))))
+
+
+def _windows(values: np.ndarray, width: int, fill: float) -> np.ndarray:
+    half = width // 2
+    padded = np.pad(values, (half, width - 1 - half), constant_values=fill)
+    return np.lib.stride_tricks.sliding_window_view(padded, width)
+
+
+def _running_median(values: np.ndarray, width: int) -> np.ndarray:
+    if width <= 1 or len(values) < width:
+        return values.astype(float)
+    half = width // 2
+    padded = np.pad(values.astype(float), half, mode="edge")
+    return np.median(np.lib.stride_tricks.sliding_window_view(padded, width), axis=1)
+
+
+def _running_nanmedian(values: np.ndarray, width: int) -> np.ndarray:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return np.nanmedian(_windows(values, width, np.nan), axis=1)
+
+
+def _running_mean(values: np.ndarray, width: int) -> np.ndarray:
+    return np.convolve(values, np.ones(width) / width, mode="same")
+
+
+def _running_std(values: np.ndarray, width: int) -> np.ndarray:
+    padded = np.pad(values.astype(float), (width // 2, width - 1 - width // 2), mode="edge")
+    sums = np.concatenate([[0.0], np.cumsum(padded)])
+    squares = np.concatenate([[0.0], np.cumsum(padded ** 2)])
+    mean = (sums[width:] - sums[:-width]) / width
+    variance = (squares[width:] - squares[:-width]) / width - mean ** 2
+    return np.sqrt(np.maximum(variance, 0.0))
+
+
+def _best_step(values: np.ndarray, old: float, new: float) -> int:
+    """The index where a step from ``old`` to ``new`` fits ``values`` best (least |error|)."""
+    valid = ~np.isnan(values)
+    to_old = np.where(valid, np.abs(values - old), 0.0)
+    to_new = np.where(valid, np.abs(values - new), 0.0)
+    before = np.concatenate([[0.0], np.cumsum(to_old)])  # cost of samples [0, k) at old
+    after = np.concatenate([np.cumsum(to_new[::-1])[::-1], [0.0]])  # [k, n) at new
+    return int(min(np.argmin(before + after), len(values) - 1))
+
+
+def _nan_median(values: np.ndarray, default: float) -> float:
+    values = values[~np.isnan(values)]
+    return float(np.median(values)) if len(values) else default
+
+
+def _merged(levels: list[_Level], signals: _Signals, band: float) -> list[_Level]:
+    """Join neighbouring levels of one mass that only a knock or a spike kept apart."""
+    merged: list[_Level] = []
+    for level in levels:
+        if merged:
+            last = merged[-1]
+            gap = signals.t[level.start] - signals.t[last.end]
+            moved = signals.t[last.end:level.start + 1][signals.moving[last.end:level.start + 1]]
+            calm = len(moved) == 0 or moved[-1] - moved[0] < 0.3  # a knock, not a flight
+            if abs(level.mass - last.mass) < band and gap < 0.5 and calm:
+                mass = float(np.median(signals.mass[last.start:level.end + 1]
+                                       [~signals.disturbed[last.start:level.end + 1]]))
+                merged[-1] = _Level(last.start, level.end, mass)
+                continue
+        merged.append(level)
+    return merged
+
+
+def _clusters(indices: np.ndarray, gap: int) -> list[list[int]]:
+    """Group sorted indices whose neighbours are at most ``gap`` apart."""
+    clusters: list[list[int]] = []
+    for index in indices.tolist():
+        if clusters and index - clusters[-1][-1] <= gap:
+            clusters[-1].append(index)
+        else:
+            clusters.append([index])
+    return clusters
+
+
+def _runs(mask: np.ndarray) -> list[tuple[int, int]]:
+    """(first, last) indices of each run of True."""
+    edges = np.diff(np.concatenate([[0], mask.astype(np.int8), [0]]))
+    starts = np.flatnonzero(edges == 1)
+    ends = np.flatnonzero(edges == -1) - 1
+    return list(zip(starts.tolist(), ends.tolist(), strict=True))
+
+
+def _close_gaps(t: np.ndarray, mask: np.ndarray, seconds: float) -> np.ndarray:
+    """Fill runs of False shorter than ``seconds`` between two runs of True."""
+    closed = mask.copy()
+    runs = _runs(mask)
+    for (_, end), (start, _) in itertools.pairwise(runs):
+        if t[start] - t[end] <= seconds:
+            closed[end:start] = True
+    return closed
+
+
+def _dilate(t: np.ndarray, mask: np.ndarray, seconds: float) -> np.ndarray:
+    """Grow every run of True by ``seconds`` on both sides."""
+    grown = mask.copy()
+    for start, end in _runs(mask):
+        first = int(np.searchsorted(t, t[start] - seconds))
+        last = int(np.searchsorted(t, t[end] + seconds, side="right"))
+        grown[first:last] = True
+    return grown
+
+
+class LiveEventDetector:
+    """Events of a growing stream, each reported once, when it can no longer change.
+
+    The whole stream so far is detected again at every call (the detector runs
+    thousands of times faster than real time, so a two-minute challenge costs a
+    few milliseconds); an event is reported once it is ``settle_s`` older than
+    the newest sample, when later samples can no longer move or remove it.
+
+    Example::
+
+        live = LiveEventDetector()
+        for chunk in chunks:                      # Samples, in order
+            for event in live.add(chunk):
+                print(event.to_json())
+        for event in live.finish():
+            print(event.to_json())
+    """
+
+    def __init__(self, config: DetectorConfig | None = None, settle_s: float = 2.0) -> None:
+        self.detector = EventDetector(config)
+        self.settle_s = settle_s
+        self._chunks: list[Samples] = []
+        self._reported = 0
+
+    def __repr__(self) -> str:
+        rows = sum(len(chunk) for chunk in self._chunks)
+        return f"<LiveEventDetector {rows} rows, {self._reported} events reported>"
+
+    def add(self, samples: Samples) -> list[DroneEvent]:
+        """Take more samples; the events that have settled since the last call."""
+        if len(samples):
+            self._chunks.append(samples)
+        return self._settled(final=False)
+
+    def finish(self) -> list[DroneEvent]:
+        """The stream has ended: every event not reported yet."""
+        return self._settled(final=True)
+
+    def _settled(self, final: bool) -> list[DroneEvent]:
+        if not self._chunks:
+            return []
+        if len(self._chunks) > 1:
+            joined = [np.concatenate(columns) for columns in
+                      zip(*(chunk.columns() for chunk in self._chunks), strict=True)]
+            self._chunks = [Samples(*joined)]
+        stream = self._chunks[0]
+        horizon = np.inf if final else stream.t[-1] - self.settle_s
+        events = [event for event in self.detector.detect(stream) if event.t <= horizon]
+        fresh = events[self._reported:]
+        self._reported = len(events)
+        return fresh

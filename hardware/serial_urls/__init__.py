@@ -1,0 +1,1 @@
+"""pyserial URL handlers of packref (``replay://``); registered by :mod:`hardware.replay`."""

