@@ -91,3 +91,15 @@ def test_over_game_refuses_actions(name: str) -> None:
     state = play_randomly(game.new_game(_players(game.min_players), seed=5), random.Random(5))
     with pytest.raises(IllegalAction, match="over"):
         state.apply({"type": "anything"})
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_rule_notes_list_every_option_with_its_default(name: str) -> None:
+    from tests.conftest import REPO
+
+    notes = (REPO / "docs" / "rules-notes.md").read_text(encoding="utf-8")
+    lines = notes.splitlines()
+    for option, default in get_game(name).default_options.items():
+        assert any(
+            f"`{option}`" in line and json.dumps(default) in line for line in lines
+        ), f"docs/rules-notes.md: no line names {name}'s option {option} with its default"

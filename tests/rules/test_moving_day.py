@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from typing import Any
 
@@ -479,11 +478,3 @@ def test_random_games_keep_the_placement_rule(seed: int, players: int, placement
         seated = [sum(state.setup["helpers"][card][0] for card in vehicle_state["helpers"])
                   for vehicle_state in player["vehicles"]]
         assert all(used <= seats for used, seats in zip(seated, state.fleet.seats, strict=True))
-
-
-def test_the_rule_notes_list_every_option_with_its_default() -> None:
-    from tests.conftest import REPO
-
-    notes = (REPO / "docs" / "rules-notes-moving-day.md").read_text(encoding="utf-8")
-    for option, default in get_game("moving-day").default_options.items():
-        assert f"| `{option}` | `{json.dumps(default)}` |" in notes
