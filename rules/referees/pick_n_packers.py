@@ -1,7 +1,15 @@
 """The Pick 'n Packers referee: drone events, positions and buttons in, challenge actions out.
 
 A pure translator: it takes plain values and returns plain values, with no
-clock, no I/O and no import of ``hardware`` or ``station``.
+clock, no I/O and no import of ``hardware`` or ``station``. It comes in two
+forms that share one implementation (:class:`_Core`, fed one input at a time in
+time order):
+
+- the batch :meth:`PickNPackersReferee.translate` (``packref`` tools, tests):
+  whole lists in, a :class:`RefereeResult` out;
+- the live :class:`Referee`, one per station table (found by the station through
+  ``GAME``): one observation at a time in, the actions it settles out (see
+  "Live" below).
 
 Inputs, each a list of dicts with a time ``t`` in seconds (one clock for all):
 
@@ -34,6 +42,34 @@ Readings (``docs/rules-notes.md`` and ``docs/drone-events.md``):
 - Anything not sent (a drop with nothing loaded, a landing without the card's
   present loaded, a landing whose card nobody saw) is explained in ``notes``.
 
+Live (:class:`Referee`), the observations of one table, one at a time and in
+time order (``t`` in the drone stream's clock)::
+
+    {"kind": "drone-event", "t": 7.31, "event": "land", "mass_g": 12.0}
+    {"kind": "drone-position", "t": 7.5, "card": 1}
+    {"kind": "button", "t": 9.0, "button": "start" | "foul" | "undo"}
+    {"kind": "drone-clock", "t": 9.31, "mass_g": 12.0}   # the detector has settled up to t
+
+- The challenge is the engine's: inputs count only while the state is in its
+  challenge phase, and the referee reads ``reached`` and what is loaded from the
+  state at every call, so a referee's correction or undo at the table is seen.
+- **A landing is held back** until it is sure: until an observation arrives
+  whose ``t`` is past ``landing_fall_window_s`` after the impact (a drop
+  before that makes it a fall during the landing) and the drone's card is
+  known (a position seen from 0.2 s before the impact, or an observation past
+  ``position_window_s``). The observations behind it wait with it; the one
+  that releases it returns the landing's action and theirs, in order. The
+  station's drone source sends a ``drone-clock`` observation a little after
+  each event, so the last landing of a challenge is released too.
+- Deterministic: the same observations give the same actions, so a restarted
+  station rebuilds the memory (held inputs, positions) by feeding them again.
+- Refused with :class:`rules.IllegalAction` (a flag at the table): a malformed
+  observation, one older than an observation already read, ``start`` or
+  ``foul`` outside the challenge, and ``undo`` of a call already applied (the
+  table's own Undo takes that back). Drone events outside the challenge (the
+  drone handled between rounds) are noted in :attr:`Referee.notes` and ignored,
+  and so are observation kinds this referee does not read.
+
 Example::
 
     >>> referee = PickNPackersReferee()
@@ -51,12 +87,22 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import bisect
+import math
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import IllegalAction, State
+
+GAME = "pick-n-packers"
 SHOP_CARDS = 9  # "0/9" and 1..8
 FULL_CIRCUIT = 9
+BEFORE_IMPACT_S = 0.2  # a position this long before the impact still names the landing's card
+BUTTONS = ("start", "foul", "undo")
+EVENTS = ("load", "lift", "land", "drop")
+KEPT_NOTES = 100
 
 
 @dataclass
@@ -85,6 +131,11 @@ class _Challenge:
     def copy(self) -> _Challenge:
         return _Challenge(self.reached, self.loaded, self.loaded_here, self.ending)
 
+    @property
+    def under_way(self) -> bool:
+        """Something happened already: a present is loaded or a card was reached."""
+        return bool(self.loaded or self.reached)
+
 
 class PickNPackersReferee:
     """Turns drone events, positions and button presses into Pick 'n Packers actions."""
@@ -101,104 +152,162 @@ class PickNPackersReferee:
                   buttons: Iterable[dict] = ()) -> RefereeResult:
         """The actions of the challenge(s) in these inputs (see the module's readings)."""
         timeline = _timeline(events, buttons)
-        positions = None if positions is None else sorted(positions, key=lambda p: p["t"])
         started = not any(item.get("button") == "start" for item in timeline)
-        result = RefereeResult()
-        state = _Challenge()
-        history: list[tuple[dict, _Challenge]] = []
-        skip_landing_at: set[float] = set()
-        for index, item in enumerate(timeline):
-            if item.get("button") == "start":
-                if started and state.ending is None and history:
-                    _note(result, item, "start pressed during a challenge: ignored")
-                    continue
-                started, state = True, _Challenge()
-                history.clear()
-                continue
-            if item.get("button") == "undo" and started:
-                state = self._undo(result, history, item, state)
-                continue
-            if not started or state.ending is not None:
-                _note(result, item, "outside a challenge: ignored")
-                continue
-            action = self._action(item, timeline[index + 1:], positions, state, result,
-                                  skip_landing_at)
-            if action is not None:
-                history.append((action, state.copy()))
-                result.actions.append(action)
-                self._apply(action, state)
-        result.reached, result.ending = state.reached, state.ending
-        return result
+        core = _Core(self, with_positions=positions is not None, started=started)
+        for is_position, item in _merged(positions or (), timeline):
+            core.push_position(item) if is_position else core.push(item)
+        core.release(final=True)
+        core.result.reached, core.result.ending = core.state.reached, core.state.ending
+        return core.result
+
+
+class _Core:
+    """The one implementation of the readings: inputs one at a time, in time order.
+
+    Positions are kept (a landing's card is looked up among them); the other
+    inputs queue in ``held`` and are read in order as soon as the first is sure:
+    only a landing waits, until :meth:`_settled` (``final`` reads everything).
+    Actions and notes go to :attr:`result`.
+    """
+
+    def __init__(self, settings: PickNPackersReferee, with_positions: bool,
+                 started: bool) -> None:
+        self.settings = settings
+        self.positions: list[dict] | None = [] if with_positions else None
+        self.started = started
+        self.state = _Challenge()
+        self.history: list[tuple[dict, _Challenge]] = []
+        self.held: list[dict] = []
+        self.clock = -math.inf  # the latest t seen
+        self.skip: set[float] = set()
+        self.result = RefereeResult()
+
+    def push(self, item: dict) -> None:
+        """One drone event or button press (the latest so far)."""
+        self.clock = max(self.clock, item["t"])
+        self.held.append(item)
+        self.release()
+
+    def push_position(self, position: dict) -> None:
+        """One position of the drone (the latest so far)."""
+        self.clock = max(self.clock, position["t"])
+        if self.positions is not None:
+            bisect.insort(self.positions, position, key=lambda p: p["t"])
+        self.release()
+
+    def release(self, final: bool = False) -> None:
+        """Read the held inputs in order, up to a landing that is not sure yet."""
+        while self.held:
+            if not final and self.held[0].get("event") == "land" and not self._settled():
+                return
+            self._step(self.held.pop(0))
+
+    def _settled(self) -> bool:
+        """Whether the first held input, a landing, can be read now."""
+        landing, later = self.held[0], self.held[1:]
+        if self._fall_during(landing, later) is not None:
+            return True
+        settings, t = self.settings, landing["t"]
+        card_known = (self.positions is None or self.clock > t + settings.position_window_s
+                      or any(p["t"] >= t - BEFORE_IMPACT_S for p in self.positions))
+        return card_known and self.clock > t + settings.landing_fall_window_s
+
+    def _fall_during(self, landing: dict, later: Sequence[dict]) -> dict | None:
+        window = self.settings.landing_fall_window_s
+        return next((other for other in later if other.get("event") == "drop"
+                     and other["t"] - landing["t"] <= window), None)
 
     # -- one input -----------------------------------------------------------------
-    def _action(self, item: dict, later: Sequence[dict], positions: list[dict] | None,
-                state: _Challenge, result: RefereeResult, skip: set[float]) -> dict | None:
+    def _step(self, item: dict) -> None:
+        if item.get("event") == "clock":
+            return  # only moves time on (live)
+        button = item.get("button")
+        if button == "start":
+            if self.started and self.state.ending is None and self.state.under_way:
+                self._note(item, "start pressed during a challenge: ignored")
+                return
+            self.started, self.state = True, _Challenge()
+            self.history.clear()
+            return
+        if button == "undo" and self.started:
+            self._undo(item)
+            return
+        if not self.started or self.state.ending is not None:
+            self._note(item, "outside a challenge: ignored")
+            return
+        action = self._action(item)
+        if action is not None:
+            self.history.append((action, self.state.copy()))
+            self.result.actions.append(action)
+            _apply(action, self.state)
+
+    def _action(self, item: dict) -> dict | None:
         kind = item.get("event") or item.get("button")
         if kind == "load":
-            if state.loaded_here:
-                return _note(result, item, "this card's present is already loaded")
+            if self.state.loaded_here:
+                return self._note(item, "this card's present is already loaded")
             return {"type": "load"}
         if kind in ("drop", "foul"):
-            if state.loaded == 0:
-                return _note(result, item, "nothing is loaded on the drone")
+            if self.state.loaded == 0:
+                return self._note(item, "nothing is loaded on the drone")
             return {"type": "fall" if kind == "drop" else "touch"}
         if kind == "land":
-            return self._landing(item, later, positions, state, result, skip)
+            return self._landing(item)
         return None  # lift: the engine has no action for it
 
-    def _landing(self, item: dict, later: Sequence[dict], positions: list[dict] | None,
-                 state: _Challenge, result: RefereeResult, skip: set[float]) -> dict | None:
-        if item["t"] in skip:
+    def _landing(self, item: dict) -> dict | None:
+        if item["t"] in self.skip:
             return None
-        fall = next((other for other in later if other.get("event") == "drop"
-                     and other["t"] - item["t"] <= self.landing_fall_window_s), None)
-        if fall is not None and state.loaded:
-            skip.add(item["t"])
-            _note(result, item, "a present fell during the landing: the landing does not count")
-            return None
-        if not state.loaded_here:
-            return _note(result, item, "landing without the present of the card it left")
-        card = self._card_at(item["t"], positions, state)
+        if self._fall_during(item, self.held) is not None and self.state.loaded:
+            self.skip.add(item["t"])
+            return self._note(item, "a present fell during the landing: the landing does not count")
+        if not self.state.loaded_here:
+            return self._note(item, "landing without the present of the card it left")
+        card = self._card_at(item["t"])
         if card is None:
-            return _note(result, item, "no position of the drone near this landing")
+            return self._note(item, "no position of the drone near this landing")
         return {"type": "land", "card": card}
 
-    def _card_at(self, t: float, positions: list[dict] | None, state: _Challenge) -> int | None:
-        if positions is None:
-            return state.reached + 1  # 9 names "0/9" too
-        after = [p for p in positions if t - 0.2 <= p["t"] <= t + self.position_window_s]
-        before = [p for p in positions if p["t"] < t - 0.2]
+    def _card_at(self, t: float) -> int | None:
+        if self.positions is None:
+            return self.state.reached + 1  # 9 names "0/9" too
+        window = self.settings.position_window_s
+        after = [p for p in self.positions if t - BEFORE_IMPACT_S <= p["t"] <= t + window]
+        before = [p for p in self.positions if p["t"] < t - BEFORE_IMPACT_S]
         chosen = after[0] if after else (before[-1] if before else None)
         return None if chosen is None else int(chosen["card"])
 
-    # -- the challenge's state -------------------------------------------------------
-    @staticmethod
-    def _apply(action: dict, state: _Challenge) -> None:
-        kind = action["type"]
-        if kind == "load":
-            state.loaded += 1
-            state.loaded_here = True
-        elif kind == "land":
-            target = (state.reached + 1) % SHOP_CARDS
-            if action["card"] % SHOP_CARDS != target:
-                state.ending = "wrong-landing"
-                return
-            state.reached += 1
-            state.loaded_here = False
-            if state.reached == FULL_CIRCUIT:
-                state.ending = "home"
-        else:
-            state.ending = kind
+    def _undo(self, item: dict) -> None:
+        if not self.history:
+            self._note(item, "nothing to undo")
+            return
+        action, self.state = self.history.pop()
+        self.result.actions.pop()
+        self._note(item, f"undid {action}")
 
-    @staticmethod
-    def _undo(result: RefereeResult, history: list, item: dict, state: _Challenge) -> _Challenge:
-        if not history:
-            _note(result, item, "nothing to undo")
-            return state
-        action, before = history.pop()
-        result.actions.pop()
-        _note(result, item, f"undid {action}")
-        return before
+    def _note(self, item: dict, reason: str) -> Any:
+        self.result.notes.append({"t": item["t"], "input": item.get("event") or item.get("button"),
+                                  "reason": reason})
+        return None
+
+
+def _apply(action: dict, state: _Challenge) -> None:
+    """Move the referee's view of the challenge on by one action, as the engine would."""
+    kind = action["type"]
+    if kind == "load":
+        state.loaded += 1
+        state.loaded_here = True
+    elif kind == "land":
+        target = (state.reached + 1) % SHOP_CARDS
+        if action["card"] % SHOP_CARDS != target:
+            state.ending = "wrong-landing"
+            return
+        state.reached += 1
+        state.loaded_here = False
+        if state.reached == FULL_CIRCUIT:
+            state.ending = "home"
+    else:
+        state.ending = kind
 
 
 def _timeline(events: Iterable[dict], buttons: Iterable[dict]) -> list[dict]:
@@ -209,10 +318,132 @@ def _timeline(events: Iterable[dict], buttons: Iterable[dict]) -> list[dict]:
     return [item for _, _, item in merged]
 
 
-def _note(result: RefereeResult, item: dict, reason: str) -> Any:
-    result.notes.append({"t": item["t"], "input": item.get("event") or item.get("button"),
-                         "reason": reason})
-    return None
+def _merged(positions: Iterable[dict], timeline: list[dict]) -> list[tuple[bool, dict]]:
+    """Positions and the timeline as one stream in time order (a position first at a tie)."""
+    stream = [(p["t"], 0, index, True, p) for index, p in enumerate(positions)]
+    stream += [(item["t"], 1, index, False, item) for index, item in enumerate(timeline)]
+    stream.sort(key=lambda entry: entry[:3])
+    return [(is_position, item) for *_, is_position, item in stream]
+
+
+# ------------------------------------------------------------------------------ live
+class Referee:
+    """The live referee of one table: one observation in, the actions it settles out.
+
+    The station makes one per table (it finds this class through ``GAME``). See the
+    module's "Live" readings: a landing is held back until an observation past its
+    windows releases it, so the call that releases it returns its action too.
+
+    Example::
+
+        >>> from rules import get_game
+        >>> state = get_game(GAME).new_game(["Ana", "Ben", "Cas"], seed=1)
+        >>> state.apply({"type": "speculate", "card": 2})
+        >>> referee = Referee()
+        >>> referee.translate(state, {"kind": "drone-event", "t": 1.0, "event": "load",
+        ...                           "mass_g": 5.0})
+        [{'type': 'load'}]
+        >>> state.apply({"type": "load"})
+        >>> referee.translate(state, {"kind": "drone-event", "t": 4.0, "event": "land",
+        ...                           "mass_g": 5.0})   # held: a present may still fall
+        []
+        >>> referee.translate(state, {"kind": "drone-position", "t": 4.2, "card": 1})
+        []
+        >>> referee.translate(state, {"kind": "drone-clock", "t": 6.0, "mass_g": 5.0})
+        [{'type': 'land', 'card': 1}]
+    """
+
+    def __init__(self, position_window_s: float = 1.5, landing_fall_window_s: float = 0.5,
+                 with_positions: bool = True) -> None:
+        self.settings = PickNPackersReferee(position_window_s, landing_fall_window_s)
+        self.with_positions = with_positions
+        self.notes: deque[dict] = deque(maxlen=KEPT_NOTES)
+        self._core = _Core(self.settings, with_positions, started=False)
+        self._round: int | None = None
+
+    def __repr__(self) -> str:
+        return (f"<Referee {self.settings!r}, {len(self._core.held)} held, "
+                f"round {self._round}>")
+
+    @property
+    def held(self) -> list[dict]:
+        """The inputs read but not decided yet (a landing first), oldest first."""
+        return list(self._core.held)
+
+    def translate(self, state: State, observation: Mapping[str, Any]) -> list[dict]:
+        """The actions this observation settles (often none); ``state`` is only read."""
+        item = _read_observation(observation)
+        if item is None:
+            return []
+        self._follow(state)
+        core = self._core
+        if item["t"] < core.clock:
+            raise IllegalAction(f"this {observation['kind']} at t={item['t']} comes after one at "
+                                f"t={core.clock}: the referee reads observations in time order")
+        self._refuse_out_of_place(item, state)
+        core.result = RefereeResult()
+        core.history = []
+        if "card" in item:
+            core.push_position(item)
+        else:
+            core.push(item)
+        self.notes.extend(core.result.notes)
+        return core.result.actions
+
+    def _follow(self, state: State) -> None:
+        """Start afresh in a new round; take the challenge as the engine has it now."""
+        data = state.data
+        if data["round"] != self._round:
+            self._round = data["round"]
+            clock = self._core.clock
+            self._core = _Core(self.settings, self.with_positions, started=False)
+            self._core.clock = clock
+        in_challenge = data["phase"] == "challenge"
+        self._core.started = in_challenge
+        self._core.state = _engine_view(state) if in_challenge else _Challenge()
+
+    def _refuse_out_of_place(self, item: dict, state: State) -> None:
+        button = item.get("button")
+        if button in ("start", "foul") and state.data["phase"] != "challenge":
+            raise IllegalAction(f"{button} pressed, but no challenge is under way: "
+                                f"the game is in its {state.data['phase']} phase")
+        if button == "undo" and not self._core.held:
+            raise IllegalAction("undo pressed, but the last call is already on the table: "
+                                "the referee takes it back with the table's Undo")
+
+
+def _engine_view(state: State) -> _Challenge:
+    """The challenge as the engine's state has it."""
+    data = state.data
+    card = data["reached"] % SHOP_CARDS
+    here = data["loaded"] and state.present_on_card(card) in data["loaded"]  # type: ignore[attr-defined]
+    return _Challenge(data["reached"], len(data["loaded"]), bool(here))
+
+
+def _read_observation(observation: Mapping[str, Any]) -> dict | None:
+    """The referee's input for an observation (None: not for this referee), or IllegalAction."""
+    kind = observation.get("kind")
+    if kind not in ("drone-event", "drone-position", "button", "drone-clock"):
+        return None
+    t = observation.get("t")
+    if not isinstance(t, int | float) or isinstance(t, bool) or not math.isfinite(t):
+        raise IllegalAction(f"a {kind} observation needs a time 't' in seconds, not {t!r}")
+    if kind == "drone-event":
+        if observation.get("event") not in EVENTS:
+            raise IllegalAction(f"a drone event is one of {', '.join(EVENTS)}, "
+                                f"not {observation.get('event')!r}")
+        return {"t": t, "event": observation["event"], "mass_g": observation.get("mass_g")}
+    if kind == "drone-position":
+        card = observation.get("card")
+        if type(card) is not int or not 0 <= card <= FULL_CIRCUIT:
+            raise IllegalAction(f"a drone position's card is a number 0-9, not {card!r}")
+        return {"t": t, "card": card}
+    if kind == "button":
+        if observation.get("button") not in BUTTONS:
+            raise IllegalAction(f"the referee's buttons are {', '.join(BUTTONS)}, "
+                                f"not {observation.get('button')!r}")
+        return {"t": t, "button": observation["button"]}
+    return {"t": t, "event": "clock"}  # moves the clock on; not an event of the challenge
 
 
 def translate(events: Iterable[dict], positions: Iterable[dict] | None = None,

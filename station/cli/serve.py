@@ -32,6 +32,18 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
     serve.add_argument("--data", help="data directory (default: a per-user directory)")
     serve.add_argument("--db", help="database URL, e.g. postgresql://user@hub/packref")
+    serve.add_argument("--drone", action="append", default=[], metavar="TABLE=PORT",
+                       help="drive TABLE (created if missing) from its Pick 'n Packers drone on "
+                       "serial PORT (e.g. /dev/ttyACM0, or replay://capture.bin); repeatable")
+    serve.add_argument("--drone-positions", action="append", default=[], metavar="TABLE=FILE",
+                       help="the drone's positions for TABLE, JSON Lines of {\"t\", \"card\"} "
+                       "in the drone's clock (until the camera reports them)")
+    serve.add_argument("--gpio-buttons", action="store_true",
+                       help="read the referee's start/foul/undo buttons on this Pi's GPIO "
+                       "(gpiozero) for the --drone table (one --drone only)")
+    serve.add_argument("--calibration", default=None,
+                       help="drone calibration file (default "
+                       "~/.config/packref/drone-calibration.json)")
     serve.set_defaults(run=run_serve)
 
     demo = subparsers.add_parser(
@@ -99,17 +111,87 @@ def _announce(url: str, settings: Any, extra: dict[str, Any] | None = None) -> N
     print(f"packref: dashboard at {url} (Ctrl-C stops)", file=sys.stderr)
 
 
+def _pairs(values: list[str], option: str) -> dict[str, str]:
+    """``TABLE=VALUE`` options as a dict (a mistake is an InputError naming the option)."""
+    pairs: dict[str, str] = {}
+    for value in values:
+        table, sep, rest = value.partition("=")
+        if not sep or not table or not rest:
+            raise InputError(f"{option}: write TABLE=VALUE, not {value!r}")
+        if table in pairs:
+            raise InputError(f"{option}: table {table!r} is given twice")
+        pairs[table] = rest
+    return pairs
+
+
+def _drone_plan(arguments: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Each --drone table: its port and positions, checked before the server starts."""
+    from pathlib import Path
+
+    from station.live.drone import read_positions
+
+    ports = _pairs(arguments.drone, "--drone")
+    position_files = _pairs(arguments.drone_positions, "--drone-positions")
+    for table in position_files:
+        if table not in ports:
+            raise InputError(f"--drone-positions: table {table!r} has no --drone")
+    if arguments.gpio_buttons and len(ports) != 1:
+        raise InputError("--gpio-buttons: give exactly one --drone table for the buttons")
+    plan = {}
+    for table, port in ports.items():
+        try:
+            positions = (read_positions(Path(position_files[table]))
+                         if table in position_files else [])
+        except (OSError, ValueError) as error:
+            raise InputError(f"--drone-positions: {error}") from None
+        plan[table] = {"port": port, "positions": positions}
+    return plan
+
+
+def _drone_loop(plan: dict[str, dict[str, Any]], arguments: argparse.Namespace) -> Any:
+    """The background task of ``serve --drone``: one thread per drone table until shutdown."""
+    import asyncio
+    import threading
+
+    from station.live.drone import attach
+
+    async def background(services: Any) -> None:
+        stop = threading.Event()
+
+        async def one(table: str, settings: dict[str, Any]) -> None:
+            try:
+                await asyncio.to_thread(
+                    attach, services.station, table, settings["port"],
+                    positions=settings["positions"], gpio_buttons=arguments.gpio_buttons,
+                    calibration_file=arguments.calibration, stop=stop)
+            except Exception:
+                logging.getLogger("packref").exception("the drone of table %s stopped", table)
+                print(f"packref: the drone of table {table} stopped (see logs/station.log)",
+                      file=sys.stderr)
+
+        try:
+            await asyncio.gather(*(one(table, settings) for table, settings in plan.items()))
+        finally:
+            stop.set()
+
+    return background
+
+
 def run_serve(arguments: argparse.Namespace) -> int:
     from station.api import build_services, create_app
     from station.config import load_settings
 
+    drones = _drone_plan(arguments)
     settings = load_settings(arguments.data, arguments.db)
     _log_to_file(settings)
     listener = _listen(arguments.host, arguments.port)
     services = build_services(settings)
-    app = create_app(services)
-    _announce(_url(listener, arguments.host), settings,
-              {"database": services.database.engine.url.render_as_string(hide_password=True)})
+    app = create_app(services, _drone_loop(drones, arguments) if drones else None)
+    extra: dict[str, Any] = {
+        "database": services.database.engine.url.render_as_string(hide_password=True)}
+    if drones:
+        extra["drones"] = {table: drone["port"] for table, drone in drones.items()}
+    _announce(_url(listener, arguments.host), settings, extra)
     try:
         _run_server(app, listener)
     finally:

@@ -117,11 +117,22 @@ def record_random_game(game_name: str, seed: int, players: list[str] | None = No
 
 
 def demo_recordings(directory: Path = DEMO_DIR) -> list[Recording]:
-    """One recording per registered game: from ``directory`` if there, else made now."""
+    """One recording per registered game: from ``directory`` if there, else made now.
+
+    A drone demo (``NAME.drone.json``: committed serial captures played through the
+    link replay, the live detector and the game's live referee, see
+    :func:`station.live.drone.drone_recording`) comes before a declared ``NAME.jsonl``.
+    """
+    from station.live.drone import drone_recording
+
     recordings = []
     for name in game_names():
-        path = directory / f"{name}.jsonl"
-        recordings.append(Recording.read(path) if path.exists() else record_random_game(name, 1))
+        drone, path = directory / f"{name}.drone.json", directory / f"{name}.jsonl"
+        if drone.exists():
+            recordings.append(drone_recording(drone))
+        else:
+            recordings.append(Recording.read(path) if path.exists()
+                              else record_random_game(name, 1))
     return recordings
 
 

@@ -19,6 +19,7 @@ game was recorded, which a replay through today's engine should reproduce.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from station.live.station import Station
+from station.live.table import TableRefusal
 
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -93,12 +95,26 @@ async def feed(station: Station, table_id: str, items: Iterable[Timed], author: 
         delay = item.t / speed - (time.monotonic() - started)
         if delay > 0:
             await sleep(delay)
-        await asyncio.to_thread(_hand_on, station, table_id, item, author)
+        await asyncio.to_thread(hand_on, station, table_id, item, author)
         count += 1
     return count
 
 
-def _hand_on(station: Station, table_id: str, item: Timed, author: str) -> None:
+def hand_on(station: Station, table_id: str, item: Timed, author: str) -> None:
+    """Give one item to the table: its observation, then its referee step.
+
+    An item with both an observation and the step ``"undo"`` is a press of an undo
+    button: when the table's translator still holds inputs back (a landing not
+    decided yet), the observation goes to it, and it takes back the held call;
+    otherwise the table's own Undo takes back the last applied action.
+    """
+    if item.referee == "undo" and item.observation is not None:
+        if getattr(station.table(table_id).translator, "holds_back", False):
+            station.observe(table_id, item.observation, item.source, author)
+        elif station.table(table_id).current is not None:
+            with contextlib.suppress(TableRefusal):  # nothing to undo: nothing happens
+                station.undo(table_id, author)
+        return
     if item.observation is not None:
         station.observe(table_id, item.observation, item.source, author)
     if item.referee == "accept":

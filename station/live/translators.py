@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -45,6 +46,7 @@ TranslatorFactory = Callable[[], Translator]
 
 _FACTORIES: dict[str, TranslatorFactory] = {}
 _discovered = False
+_discovery_lock = threading.Lock()
 
 
 def register_translator(game_name: str, factory: TranslatorFactory) -> None:
@@ -63,15 +65,26 @@ class _FunctionTranslator:
 
 
 def _discover_referees() -> None:
-    """Register the translators found in :mod:`rules.referees`, if that package exists."""
+    """Register the translators found in :mod:`rules.referees`, if that package exists.
+
+    Tables are set up from several threads at once: the first caller discovers while
+    the others wait, so no table is made before every referee is known.
+    """
     global _discovered
-    if _discovered:
-        return
-    _discovered = True
-    try:
-        package = importlib.import_module("rules.referees")
-    except ModuleNotFoundError:
-        return
+    with _discovery_lock:
+        if _discovered:
+            return
+        try:
+            package = importlib.import_module("rules.referees")
+        except ModuleNotFoundError:
+            package = None
+        if package is not None:
+            _register_referees(package)
+        _discovered = True
+
+
+def _register_referees(package: Any) -> None:
+    """Register each referee module's ``Referee`` class (or ``translate`` function)."""
     for info in pkgutil.iter_modules(package.__path__):
         module = importlib.import_module(f"rules.referees.{info.name}")
         game_name = getattr(module, "GAME", None)
@@ -101,6 +114,11 @@ class TableTranslator:
 
     def __repr__(self) -> str:
         return f"<TableTranslator {self.game_name} {type(self.inner).__name__}>"
+
+    @property
+    def holds_back(self) -> bool:
+        """Whether the game's translator holds inputs it has not decided on yet (``held``)."""
+        return bool(getattr(self.inner, "held", None))
 
     def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
         if observation.get("kind") == "declared":

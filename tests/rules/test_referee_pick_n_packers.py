@@ -144,3 +144,153 @@ def test_the_engine_takes_every_action_and_agrees_on_reached(cards, extra, reach
     (round_result,) = state.data["results"]
     assert round_result["reached"] == reached
     assert round_result["ending"] == result.ending
+
+
+# -- the live referee: one observation at a time --------------------------------------------
+def observations(events: list[dict], positions: list[dict],
+                 buttons: list[dict] = ()) -> list[dict]:
+    """The batch inputs as the station's observations, in time order (as a source sends them)."""
+    stream = [(p["t"], 0, {"kind": "drone-position", **p}) for p in positions]
+    stream += [(e["t"], 1, {"kind": "drone-event", **e}) for e in events]
+    stream += [(b["t"], 2, {"kind": "button", **b}) for b in buttons]
+    return [item for _, _, item in sorted(stream, key=lambda entry: entry[:2])]
+
+
+def live_run(items: list[dict], referee=None, state=None) -> tuple[list[dict], object]:
+    """Feed ``items`` to a live referee beside a real engine; the actions and the state."""
+    from rules.referees.pick_n_packers import Referee
+
+    referee = referee or Referee()
+    state = state or engine_round([])
+    actions = []
+    for item in items:
+        before = state.to_json()
+        settled = referee.translate(state, item)
+        assert state.to_json() == before  # the referee only reads the state
+        for action in settled:
+            state.apply(action)
+        actions += settled
+    return actions, state
+
+
+def finished(items: list[dict]) -> list[dict]:
+    """``items`` and a drone clock long after, which releases whatever is held."""
+    return [*items, {"kind": "drone-clock", "t": max(i["t"] for i in items) + 10, "mass_g": 0.0}]
+
+
+def with_drop(cards: list[int], t: float) -> tuple[list[dict], list[dict]]:
+    events, positions = circuit(cards)
+    return sorted([*events, ev(t, "drop", 0.0)], key=lambda e: e["t"]), positions
+
+
+@pytest.mark.parametrize(("events", "positions", "buttons"), [
+    (*circuit([1, 2, 3, 4, 5, 6, 7, 8, 0]), []),
+    (*circuit([1, 2, 4, 5]), []),
+    (*with_drop([1, 2], 7.0), []),      # in flight
+    (*with_drop([1], 3.2), []),         # during the landing: it does not count
+    (*with_drop([1], 3.5), []),         # at the window's edge: still during the landing
+    (*with_drop([1, 2], 4.0), []),      # after it: the landing counts, then the fall
+    (*circuit([1, 2]), [{"t": 6.0, "button": "foul"}]),
+    (*circuit([1, 2]), [{"t": -1.0, "button": "start"},
+                        {"t": 5.5, "button": "start"}]),   # the second: under way, ignored
+    ([ev(1.0, "lift"), ev(3.0, "land"), ev(4.0, "load"), ev(4.5, "load")], [], []),
+])
+def test_the_live_referee_sends_what_the_batch_referee_sends(events, positions, buttons) -> None:
+    batch = translate(events, positions, buttons)
+    actions, state = live_run(finished(observations(events, positions, buttons)))
+    assert actions == batch.actions
+    if batch.ending is not None:
+        assert state.data["results"][0]["reached"] == batch.reached
+        assert state.data["results"][0]["ending"] == batch.ending
+
+
+def test_a_landing_is_held_until_an_observation_past_the_fall_window() -> None:
+    from rules.referees.pick_n_packers import Referee
+
+    referee, state = Referee(), engine_round([{"type": "load"}])
+    steps = [({"kind": "drone-event", "t": 3.0, "event": "land", "mass_g": 9.0}, []),
+             ({"kind": "drone-position", "t": 3.3, "card": 1}, []),   # card known, window open
+             ({"kind": "button", "t": 3.5, "button": "start"}, []),   # t - 3.0 = 0.5: not past
+             ({"kind": "drone-clock", "t": 3.51, "mass_g": 9.0}, [{"type": "land", "card": 1}])]
+    for observation, expected in steps:
+        assert referee.translate(state, observation) == expected
+    assert referee.held == []
+    fallen = Referee()
+    assert fallen.translate(state, {"kind": "drone-event", "t": 3.0, "event": "land",
+                                    "mass_g": 9.0}) == []
+    assert fallen.held and fallen.held[0]["event"] == "land"
+    assert fallen.translate(state, {"kind": "drone-event", "t": 3.4, "event": "drop",
+                                    "mass_g": 0.0}) == [{"type": "fall"}]
+    assert "fell during the landing" in fallen.notes[-1]["reason"]
+
+
+def test_without_a_position_the_landing_waits_for_the_position_window() -> None:
+    from rules.referees.pick_n_packers import Referee
+
+    referee, state = Referee(), engine_round([{"type": "load"}])
+    referee.translate(state, {"kind": "drone-position", "t": 0.0, "card": 0})
+    referee.translate(state, {"kind": "drone-event", "t": 3.0, "event": "land", "mass_g": 9.0})
+    assert referee.translate(state, {"kind": "drone-clock", "t": 4.0, "mass_g": 9.0}) == []
+    # Past 1.5 s with no position after the impact: the last one before it names the card.
+    assert referee.translate(state, {"kind": "drone-clock", "t": 4.6, "mass_g": 9.0}) == [
+        {"type": "land", "card": 0}]
+
+
+def test_refeeding_the_same_observations_gives_the_same_memory_and_actions() -> None:
+    from rules.referees.pick_n_packers import Referee
+
+    events, positions = with_drop([1, 2, 3], 14.5)
+    items = finished(observations(events, positions, [{"t": 7.0, "button": "start"}]))
+    whole, whole_state = live_run(items)
+    cut = next(i for i, item in enumerate(items) if item.get("event") == "land") + 1
+    first, _ = live_run(items[:cut])           # a landing is held when the station stops
+    restarted, replayed = Referee(), engine_round([])
+    for item in items[:cut]:                   # the restart re-feeds the stored observations
+        for action in restarted.translate(replayed, item):
+            replayed.apply(action)             # (the station applies its stored actions)
+    assert restarted.held == [{"t": 3.0, "event": "land", "mass_g": 10.0}]
+    rest, end_state = live_run(items[cut:], restarted, replayed)
+    assert first + rest == whole
+    assert end_state.to_json() == whole_state.to_json()
+
+
+def test_the_live_referee_refuses_what_makes_no_sense_with_a_reason() -> None:
+    from rules import IllegalAction, get_game
+    from rules.referees.pick_n_packers import Referee
+
+    speculating = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=3)
+    flying = engine_round([])
+    cases = [
+        (speculating, {"kind": "button", "t": 1.0, "button": "foul"}, "speculation phase"),
+        (flying, {"kind": "drone-position", "t": 1.0, "card": 12}, "card is a number 0-9"),
+        (flying, {"kind": "drone-event", "t": 1.0, "event": "spin"}, "not 'spin'"),
+        (flying, {"kind": "button", "t": None, "button": "start"}, "needs a time"),
+        (flying, {"kind": "button", "t": 1.0, "button": "undo"}, "table's Undo"),
+    ]
+    for state, observation, reason in cases:
+        with pytest.raises(IllegalAction, match=reason):
+            Referee().translate(state, observation)
+    referee = Referee()
+    referee.translate(flying, {"kind": "drone-clock", "t": 5.0, "mass_g": 0.0})
+    with pytest.raises(IllegalAction, match="time order"):
+        referee.translate(flying, {"kind": "drone-event", "t": 4.0, "event": "lift"})
+    assert referee.translate(flying, {"kind": "telemetry", "mass_g": 3.0}) == []
+    assert referee.translate(speculating, {"kind": "drone-event", "t": 6.0, "event": "load",
+                                           "mass_g": 3.0}) == []  # between rounds: noted
+
+
+def test_undo_takes_back_a_held_landing_in_the_same_call() -> None:
+    events, positions = circuit([1])
+    items = observations(events, positions, [{"t": 3.4, "button": "undo"}])
+    actions, state = live_run(finished(items))
+    assert actions == [{"type": "load"}] == translate(events, positions,
+                                                      [{"t": 3.4, "button": "undo"}]).actions
+    assert state.data["reached"] == 0
+
+
+def test_the_station_finds_the_live_referee() -> None:
+    from rules.referees.pick_n_packers import GAME, Referee
+    from station.live.translators import TableTranslator
+
+    assert GAME == "pick-n-packers"
+    assert isinstance(TableTranslator(GAME).inner, Referee)

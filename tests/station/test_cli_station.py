@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from station.live.recordings import demo_recordings
@@ -94,4 +95,62 @@ def test_the_demo_plays_every_recording_through_the_live_loop_once(tmp_path: Pat
         assert snapshot["flags"] == [] and snapshot["problems"] == []
         scores = {score["player"]: score["total"] for score in snapshot["game"]["scores"]}
         assert scores == recorded[table_id].final_scores
+    # Pick 'n Packers is played by drone captures: link replay, detector, live referee.
+    events = station.store.events("demo-pick-n-packers")
+    seen = {e.payload["observation"]["kind"] for e in events if e.kind == "observation"}
+    assert seen == {"declared", "drone-event", "drone-position", "drone-clock", "button"}
+    causes = {e.seq: e.payload["observation"] for e in events if e.kind == "observation"}
+    from_drone = [e.payload["action"]["type"] for e in events if e.kind == "action"
+                  and causes[e.payload["cause"]]["kind"] != "declared"]
+    assert from_drone == ["load", "land", "fall", "load", "land", "load", "land", "load", "fall",
+                          "load", "land", "load", "land", "load", "touch"]
+    readings = station.snapshot("demo-pick-n-packers")["readings"]
+    assert readings and all(r["observation"]["kind"].startswith("drone-") for r in readings)
+    database.close()
+
+
+def test_serve_drone_options_are_checked_before_the_server_starts(cli, tmp_path: Path) -> None:
+    data = str(tmp_path)
+    positions = tmp_path / "positions.jsonl"
+    positions.write_text('{"t": 5.0}\n')
+    cases = [
+        (["--drone", "table-1"], "--drone: write TABLE=VALUE"),
+        (["--drone", "a=/dev/x", "--drone", "a=/dev/y"], "table 'a' is given twice"),
+        (["--drone-positions", f"b={positions}"], "table 'b' has no --drone"),
+        (["--drone", "b=/dev/x", "--drone-positions", f"b={positions}"], "line 1"),
+        (["--gpio-buttons"], "exactly one --drone"),
+    ]
+    for arguments, message in cases:
+        result = cli("serve", "--port", "0", "--data", data, *arguments)
+        assert result.status == 2 and message in result.stderr, result.stderr
+
+
+def test_serve_drives_a_table_from_its_drones_serial_link(tmp_path: Path) -> None:
+    database = open_database(f"sqlite:///{tmp_path / 'packref.sqlite3'}")
+    station = Station(EventStore(database))
+    station.create_table("Drone", "drone")
+    station.start_game("drone", "pick-n-packers", ["Ana", "Ben", "Cas"], 1, None, "organiser")
+    station.observe("drone", {"kind": "declared", "action": {"type": "speculate", "card": 1}},
+                    "declared", "referee")
+    positions = tmp_path / "positions.jsonl"
+    positions.write_text('{"t": 5.0, "card": 1}\n{"t": 9.2, "card": 2}\n')
+    capture = REPO / "fixtures" / "drone" / "sim-0003.bin"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "station", "serve", "--port", "0", "--data", str(tmp_path),
+         "--drone", f"drone=replay://{capture}", "--drone-positions", f"drone={positions}"],
+        cwd=REPO, env=dict(os.environ, PACKREF_TOKEN="drone-test"), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        announced = json.loads(server.stdout.readline())
+        assert announced["drones"] == {"drone": f"replay://{capture}"}
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not Station(EventStore(database)).snapshot(
+                "drone")["game"]["state"]["results"]:
+            time.sleep(0.2)
+    finally:
+        server.terminate()
+        server.communicate(timeout=30)
+    game = Station(EventStore(database)).snapshot("drone")["game"]
+    assert game["state"]["results"] == [{"pilots": ["Ana", "Ben"], "reached": 2,
+                                         "speculations": {"Cas": 1}, "ending": "fall"}]
     database.close()

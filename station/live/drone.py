@@ -1,0 +1,366 @@
+"""The drone source: a Pick 'n Packers table's observations from its drone, camera and buttons.
+
+The drone board's serial link (a real port, or ``replay://capture.bin`` for a
+recorded capture) gives frames; they become samples, and the hardware's
+:class:`~hardware.events.LiveEventDetector` reports each event once it has
+settled (``settle_s`` after the newest sample). What the table is told, all
+with ``t`` in the drone stream's clock (the board's clock plus ``offset``)::
+
+    {"kind": "drone-event", "t": 6.718, "event": "land", "mass_g": 4.9}
+    {"kind": "drone-position", "t": 6.95, "card": 1}     # from a list, for now
+    {"kind": "button", "t": 9.0, "button": "start" | "foul"}
+    {"kind": "drone-clock", "t": 8.718, "mass_g": 4.9}   # quiet_s after a landing
+
+Everything is handed on **in time order**, and only once the detector has
+settled past it: a button pressed or a position seen while an earlier event is
+still being decided waits for it, so the referee reads one ordered stream as
+the batch referee does. ``drone-clock``, sent ``quiet_s`` after a landing
+unless another event came first, says "no event until this time": it lets the
+referee release a landing that nothing else follows (the last landing of a
+challenge), and adds a point to the table's mass graph. The
+*undo* button is a referee step (the table's own Undo), not an observation.
+
+Example (a capture, as ``packref demo`` plays it)::
+
+    source = DroneSource("replay://fixtures/drone/sim-0001.bin",
+                         positions=[{"t": 6.9, "card": 1}])
+    for item in source:               # Timed items, t in the stream clock
+        print(item.to_json())
+"""
+
+from __future__ import annotations
+
+import contextlib
+import heapq
+import itertools
+import json
+import logging
+import threading
+import urllib.parse
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from firmware import frames
+from hardware.calibration import Calibration, CalibrationStore
+from hardware.capture import SampleAssembler, read_capture
+from hardware.errors import HardwareError, LinkError
+from hardware.events import DroneEvent, LiveEventDetector
+from hardware.link import DroneLink
+from hardware.samples import Samples
+from station.live.sources import Recording, Timed, hand_on
+from station.live.station import Station, UnknownTable
+
+LOG = logging.getLogger("packref.drone")
+QUIET_POLLS = 3  # a replay has ended after this many empty reads in a row
+MIN_NEW_ROWS = 10  # IMU rows to wait for before looking at the samples again
+LOAD_LAG_S = 0.1  # the load cell reads at 10 Hz or faster
+POSITION, EVENT, BUTTON, CLOCK = range(4)  # the order of items at the same instant
+
+
+class Buttons(Protocol):
+    """What the source needs of the referee's buttons (:class:`hardware.gpio.RefereeButtons`)."""
+
+    def presses(self) -> list[dict]:
+        ...
+
+
+class RecordedButtons:
+    """Presses from a list (``{"t", "button"}`` in the board's clock), for replays and tests."""
+
+    def __init__(self, presses: Iterable[dict]) -> None:
+        self._waiting = sorted((dict(press) for press in presses), key=lambda p: p["t"])
+        self.now = 0.0  # set by the source: the newest sample's time
+
+    def __repr__(self) -> str:
+        return f"<RecordedButtons {len(self._waiting)} presses to come>"
+
+    def presses(self) -> list[dict]:
+        due = [press for press in self._waiting if press["t"] <= self.now]
+        self._waiting = self._waiting[len(due):]
+        return due
+
+
+def capture_calibration(port: str) -> Calibration | None:
+    """The calibration in the header of a ``replay://`` capture (None for other ports)."""
+    parts = urllib.parse.urlsplit(port)
+    if parts.scheme != "replay":
+        return None
+    path = urllib.parse.unquote(parts.netloc + parts.path)
+    with contextlib.suppress(HardwareError, KeyError, TypeError, ValueError):
+        header = read_capture(path).header
+        return Calibration.from_json(header["calibration"])
+    return None
+
+
+@dataclass(order=True)
+class _Pending:
+    t: float
+    order: int
+    seq: int
+    item: Timed  # its t is filled in when it is handed on
+
+
+class DroneSource:
+    """Timed observations of one drone table, in the stream's time order (see the module).
+
+    ``port`` a serial device or pyserial URL; a ``replay://`` capture ends the
+    source when it runs out, a real port runs until ``stop`` is set.
+    ``calibration`` defaults to the capture's own, else the ``store``'s entry for
+    the board named in its HELLO. ``buttons``: :class:`hardware.gpio.RefereeButtons`
+    made with ``clock=source.clock``, or :class:`RecordedButtons`.
+    """
+
+    def __init__(self, port: str, *, positions: Iterable[dict] = (),
+                 buttons: Buttons | None = None, calibration: Calibration | None = None,
+                 store: CalibrationStore | None = None, offset: float = 0.0,
+                 settle_s: float = 2.0, quiet_s: float = 2.0, chunk_s: float = 0.25,
+                 link: DroneLink | None = None, stop: threading.Event | None = None) -> None:
+        self.port = port
+        self.link = link or DroneLink(port)
+        self.buttons = buttons
+        self.calibration = calibration or capture_calibration(port)
+        self.store = store
+        self.offset = offset
+        self.settle_s, self.quiet_s, self.chunk_s = settle_s, quiet_s, chunk_s
+        self.stop = stop or threading.Event()
+        self.ends = urllib.parse.urlsplit(port).scheme == "replay"
+        self.detector = LiveEventDetector(settle_s=settle_s)
+        self._assembler = SampleAssembler(self.calibration)
+        self._fed_until = -np.inf  # board time of the last sample given to the detector
+        self._pending: list[_Pending] = []
+        self._seq = itertools.count()
+        self._clock_seq: int | None = None  # the drone-clock still owed, if any
+        self._mass = 0.0
+        self._new_rows = 0  # IMU rows taken since the detector was last fed
+        for position in positions:
+            self._queue(position["t"], POSITION, Timed(
+                0.0, {"kind": "drone-position", "t": self._at(position["t"]),
+                      "card": int(position["card"])}, "camera"))
+
+    def __repr__(self) -> str:
+        return f"<DroneSource {self.port} +{self.offset:g}s, {len(self._pending)} waiting>"
+
+    def clock(self) -> float:
+        """The board's time of the newest sample (for stamping button presses)."""
+        return max(self._fed_until, 0.0)
+
+    def _at(self, board_t: float) -> float:
+        return round(board_t + self.offset, 3)
+
+    def _queue(self, board_t: float, order: int, item: Timed) -> int:
+        seq = next(self._seq)
+        heapq.heappush(self._pending, _Pending(board_t, order, seq, item))
+        return seq
+
+    # -- the loop ------------------------------------------------------------------------
+    def __iter__(self) -> Iterator[Timed]:
+        with self.link:
+            self.link.send_command("hello?")
+            quiet = 0
+            while not self.stop.is_set():
+                found = self.link.poll()
+                quiet = 0 if found else quiet + 1
+                if self.ends and quiet >= QUIET_POLLS:
+                    break
+                for frame in found:
+                    self._take(frame)
+                yield from self._step(final=False)
+        yield from self._step(final=True)
+
+    def _take(self, frame: frames.Frame) -> None:
+        try:
+            self._assembler.add(frame)
+        except frames.FrameError:
+            return
+        self._new_rows += frame.kind == frames.SAMPLE_IMU
+        if self._assembler.calibration is None and self._assembler.hello and self.store:
+            self._assembler.calibration = self.store.load(self._assembler.hello["board_id"])
+
+    def _step(self, final: bool) -> Iterator[Timed]:
+        """Feed the detector what is new, queue what it and the buttons report, hand on."""
+        fresh = self._new_samples(final)
+        events: list[DroneEvent] = []
+        if fresh is not None:
+            events = self.detector.add(fresh)
+        if final:
+            events += self.detector.finish()
+        for event in events:
+            observation = {"kind": "drone-event", **event.to_json()}
+            observation["t"] = self._at(event.t)
+            self._queue(event.t, EVENT, Timed(0.0, observation, "drone"))
+        self._read_buttons()
+        horizon = np.inf if final else self._fed_until - self.settle_s
+        yield from self._release(horizon)
+
+    def _new_samples(self, final: bool) -> Samples | None:
+        """Rows newer than the detector has, once there are ``chunk_s`` of them (or at the end)."""
+        if not final and self._new_rows < MIN_NEW_ROWS:
+            return None  # cheap: do not rebuild the samples for every few frames
+        try:
+            samples = self._assembler.samples()
+        except ValueError:  # nothing yet, or no calibration for this board
+            return None
+        usable = samples.t[-1] - LOAD_LAG_S  # newer rows may lack their load reading yet
+        if usable - max(self._fed_until, samples.t[0]) < self.chunk_s and not final:
+            return None
+        keep = (samples.t > self._fed_until) & (samples.t <= (samples.t[-1] if final else usable))
+        if not keep.any():
+            return None
+        self._fed_until = float(samples.t[keep][-1])
+        self._new_rows = 0
+        return Samples(*(column[keep] for column in samples.columns()))
+
+    def _read_buttons(self) -> None:
+        if self.buttons is None:
+            return
+        if isinstance(self.buttons, RecordedButtons):
+            self.buttons.now = self.clock()
+        for press in self.buttons.presses():
+            observation = {"kind": "button", "t": self._at(press["t"]),
+                           "button": press["button"]}
+            step = "undo" if press["button"] == "undo" else None  # see sources.hand_on
+            self._queue(press["t"], BUTTON, Timed(0.0, observation, "buttons", step))
+
+    def _release(self, horizon: float) -> Iterator[Timed]:
+        """Hand on, in time order, what no later sample can come before."""
+        now = self._at(self.clock())
+        while self._pending and self._pending[0].t <= horizon:
+            entry = heapq.heappop(self._pending)
+            observation = entry.item.observation or {}
+            if observation.get("kind") == "drone-clock" and entry.seq != self._clock_seq:
+                continue  # another event came first: this clock is no longer owed
+            if observation.get("kind") == "drone-event":
+                self._mass = float(observation["mass_g"])
+                self._clock_seq = None  # an event came: no clock owed for the one before
+                if observation["event"] == "land":
+                    self._owe_clock(entry.t)
+            yield Timed(now, entry.item.observation, entry.item.source, entry.item.referee)
+
+    def _owe_clock(self, event_t: float) -> None:
+        clock_t = event_t + self.quiet_s
+        self._clock_seq = self._queue(clock_t, CLOCK, Timed(0.0, {
+            "kind": "drone-clock", "t": self._at(clock_t), "mass_g": round(self._mass, 1)},
+            "drone"))
+
+
+# ---------------------------------------------------------------------- to a live table
+def read_positions(path: Path) -> list[dict]:
+    """Drone positions from a JSON Lines file: ``{"t": 6.9, "card": 1}`` per line."""
+    positions = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            positions.append({"t": float(item["t"]), "card": int(item["card"])})
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"{path}: line {number}: a position is "
+                             f'{{"t": seconds, "card": 0-9}} ({error})') from None
+    return positions
+
+
+def ensure_table(station: Station, table_id: str) -> None:
+    """Create the table (named as its id) if the station has none by that id."""
+    try:
+        station.table(table_id)
+    except UnknownTable:
+        station.create_table(table_id, table_id)
+
+
+def pump(station: Station, table_id: str, make_source: Any, author: str = "drone",
+         stop: threading.Event | None = None, retry_s: float = 2.0) -> int:
+    """Run a drone source into a table until ``stop`` (blocking: run it in a thread).
+
+    ``make_source()`` makes a fresh :class:`DroneSource`; a port that cannot be
+    opened is tried again every ``retry_s`` seconds. Returns the items handed on.
+    """
+    stop = stop or threading.Event()
+    handed = 0
+    while not stop.is_set():
+        source = make_source()
+        try:
+            for item in source:
+                hand_on(station, table_id, item, author)
+                handed += 1
+        except LinkError as error:
+            LOG.warning("table %s: %s; trying again in %g s", table_id, error, retry_s)
+        if source.ends:
+            return handed
+        stop.wait(retry_s)
+    return handed
+
+
+def attach(station: Station, table_id: str, port: str, *, positions: Iterable[dict] = (),
+           gpio_buttons: bool = False, calibration_file: str | None = None,
+           stop: threading.Event | None = None, author: str = "drone") -> int:
+    """Drive a table from its drone until ``stop`` (``packref serve --drone``; blocking).
+
+    The table is created if it does not exist. ``gpio_buttons`` reads the referee's
+    start/foul/undo buttons through gpiozero (:class:`hardware.gpio.RefereeButtons`),
+    stamped with the drone stream's clock; a ``replay://`` port ends with its capture.
+    """
+    ensure_table(station, table_id)
+    store = CalibrationStore(calibration_file)
+    positions = list(positions)
+    current: list[DroneSource] = []
+    buttons = None
+    if gpio_buttons:
+        from hardware.gpio import RefereeButtons
+
+        buttons = RefereeButtons(clock=lambda: current[-1].clock() if current else 0.0)
+
+    def make_source() -> DroneSource:
+        current[:] = [DroneSource(port, positions=positions, buttons=buttons, store=store,
+                                  stop=stop)]
+        return current[0]
+
+    try:
+        return pump(station, table_id, make_source, author, stop)
+    finally:
+        if buttons is not None:
+            buttons.close()
+
+
+# --------------------------------------------------------------------------- the demo
+DEMO_STEP_S = 0.8  # between declared speculations
+DEMO_GAP_S = 2.0  # before a capture starts, and after it ends
+
+
+def drone_recording(path: Path) -> Recording:
+    """A demo recording of a whole Pick 'n Packers game played by committed drone captures.
+
+    ``path`` is a JSON document (``fixtures/demo/pick-n-packers.drone.json``)::
+
+        {"drone-demo": 1, "game": "pick-n-packers", "players": [...], "seed": 1,
+         "final_scores": {...},
+         "rounds": [{"speculations": [1], "capture": "../drone/sim-0001.bin",
+                     "positions": [{"t": 6.9, "card": 1}], "buttons": []}, ...]}
+
+    Each round's speculations are declared, then its capture (a path relative to the
+    document) plays through the real link replay, live detector and :class:`DroneSource`,
+    with the round's positions and button presses (in the capture's clock). The stream
+    clock runs on from round to round: each capture is offset to the moment it starts.
+    """
+    document = json.loads(path.read_text(encoding="utf-8"))
+    if document.get("drone-demo") != 1:
+        raise ValueError(f"{path}: not a packref drone demo")
+    recording = Recording(document["game"], list(document["players"]), int(document["seed"]),
+                          dict(document.get("options") or {}),
+                          final_scores=document.get("final_scores"))
+    t = 1.0
+    for plan in document["rounds"]:
+        for card in plan.get("speculations", []):
+            recording.items.append(Timed(t, {"kind": "declared", "action": {
+                "type": "speculate", "card": card}}, "declared"))
+            t = round(t + DEMO_STEP_S, 3)
+        source = DroneSource(f"replay://{(path.parent / plan['capture']).resolve()}",
+                             positions=plan.get("positions", []),
+                             buttons=RecordedButtons(plan.get("buttons", [])),
+                             offset=round(t + DEMO_GAP_S, 3))
+        recording.items += list(source)
+        t = round(recording.items[-1].t + DEMO_GAP_S, 3)
+    return recording

@@ -1,0 +1,155 @@
+"""The drone source: a committed capture through the link replay, detector, referee and engine."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hardware.capture import read_capture
+from hardware.events import detect_events
+from station.live.drone import DroneSource, RecordedButtons, drone_recording, read_positions
+from station.live.hub import Hub
+from station.live.sources import Timed, hand_on
+from station.live.station import Station
+from station.store import Database, EventStore, FixedClock
+from tests.conftest import REPO
+
+DRONE = REPO / "fixtures" / "drone"
+SIM_3 = f"replay://{DRONE / 'sim-0003.bin'}"
+# sim-0003: loads, lands (4.835), loads, lands (9.004), loads, a present falls in flight.
+POSITIONS_3 = [{"t": 0.5, "card": 0}, {"t": 5.0, "card": 1}, {"t": 9.2, "card": 2}]
+
+
+def items_of(port: str = SIM_3, **options: Any) -> list[Timed]:
+    return list(DroneSource(port, positions=POSITIONS_3, **options))
+
+
+def drone_table(database: Database, table_id: str = "t1") -> Station:
+    """A station with a Pick 'n Packers table whose one speculator (Cas) bet 1."""
+    station = Station(EventStore(database, FixedClock()), Hub())
+    station.create_table("Drone table", table_id)
+    station.start_game(table_id, "pick-n-packers", ["Ana", "Ben", "Cas"], seed=1, options=None,
+                       author="organiser")
+    station.observe(table_id, {"kind": "declared", "action": {"type": "speculate", "card": 1}},
+                    "declared", "referee")
+    return station
+
+
+def game(station: Station, table_id: str = "t1") -> dict[str, Any]:
+    return station.snapshot(table_id)["game"]
+
+
+def test_the_source_hands_on_the_detectors_events_in_time_order() -> None:
+    items = items_of(offset=100.0)
+    observations = [item.observation for item in items if item.observation]
+    times = [observation["t"] for observation in observations]
+    assert times == sorted(times)
+    assert [item.t for item in items] == sorted(item.t for item in items)
+    batch = detect_events(read_capture(DRONE / "sim-0003.bin").samples)  # the whole at once
+    events = [{key: o[key] for key in ("t", "event", "mass_g")} for o in observations
+              if o["kind"] == "drone-event"]
+    assert [(e["event"], e["mass_g"]) for e in events] == [
+        (event.event, round(event.mass_g, 1)) for event in batch]
+    assert all(abs(e["t"] - 100.0 - event.t) < 0.05  # as hardware's own live test allows
+               for e, event in zip(events, batch, strict=True))
+    assert [e["event"] for e in events] == [
+        json.loads(line)["event"] for line in (DRONE / "sim-0003.events.jsonl").open()]
+    # Each item waits until the detector has settled past it (2 s by default).
+    assert all(item.t >= item.observation["t"] + 2.0 for item in items[:-3] if item.observation)
+    clocks = [o["t"] for o in observations if o["kind"] == "drone-clock"]
+    landings = [e["t"] for e in events if e["event"] == "land"]
+    assert clocks == [round(t + 2.0, 3) for t in landings]  # 2 s after each landing
+
+
+def test_a_capture_through_source_referee_and_engine_reaches_two(database: Database) -> None:
+    station = drone_table(database)
+    for item in items_of():
+        hand_on(station, "t1", item, "drone")
+    snapshot = station.snapshot("t1")
+    (result,) = snapshot["game"]["state"]["results"]
+    assert result == {"pilots": ["Ana", "Ben"], "reached": 2, "speculations": {"Cas": 1},
+                      "ending": "fall"}
+    assert {s["player"]: s["total"] for s in snapshot["game"]["scores"]} == {
+        "Ana": 2, "Ben": 2, "Cas": 1}
+    assert snapshot["flags"] == [] and snapshot["problems"] == []
+    masses = [reading["observation"]["mass_g"] for reading in snapshot["readings"]]
+    assert masses[:2] == [22.9, 22.9] and max(masses) == 29.1  # the detector's mass
+
+
+def test_a_restart_while_a_landing_is_held_rebuilds_the_same_table(database: Database) -> None:
+    items = items_of()
+    cut = next(index for index, item in enumerate(items)
+               if (item.observation or {}).get("event") == "land") + 1
+    station = drone_table(database)
+    for item in items[:cut]:
+        hand_on(station, "t1", item, "drone")
+    assert station.table("t1").translator.inner.held[0]["event"] == "land"
+    restarted = Station(EventStore(station.store.database, FixedClock()), Hub())
+    assert restarted.resume() == ["t1"]
+    assert restarted.snapshot("t1") == station.snapshot("t1")
+    assert restarted.table("t1").translator.inner.held == station.table("t1").translator.inner.held
+    for item in items[cut:]:
+        hand_on(restarted, "t1", item, "drone")
+    uninterrupted = drone_table(database, "t2")
+    for item in items:
+        hand_on(uninterrupted, "t2", item, "drone")
+    assert game(restarted)["state"] == game(uninterrupted, "t2")["state"]
+    assert game(restarted)["state"]["results"][0]["reached"] == 2
+
+
+def play(station: Station, presses: list[dict]) -> dict[str, Any]:
+    """sim-0003 with these button presses at table t1; the round's result."""
+    for item in items_of(buttons=RecordedButtons(presses)):
+        hand_on(station, "t1", item, "drone")
+    (result,) = game(station)["state"]["results"]
+    return result
+
+
+def test_undo_takes_back_a_held_landing_through_the_referee(database: Database) -> None:
+    station = drone_table(database)
+    result = play(station, [{"t": 10.0, "button": "undo"}, {"t": 11.5, "button": "foul"}])
+    assert result["ending"] == "touch" and result["reached"] == 1  # the 2nd landing undone
+    events = station.store.events("t1")
+    assert "undo" not in [event.kind for event in events]
+    assert {"kind": "button", "t": 10.0, "button": "undo"} in [
+        event.payload.get("observation") for event in events]
+
+
+def test_undo_of_an_applied_call_is_the_tables_undo(database: Database) -> None:
+    station = drone_table(database)
+    result = play(station, [{"t": 8.0, "button": "undo"}])  # the second load is taken back
+    assert [event.kind for event in station.store.events("t1")].count("undo") == 1
+    assert result["ending"] == "fall" and result["reached"] == 1
+    assert station.snapshot("t1")["flags"] == []
+
+
+def test_a_port_that_cannot_open_is_a_link_error() -> None:
+    from hardware.errors import LinkError
+
+    with pytest.raises(LinkError, match="cannot open"):
+        items_of("replay:///no/such/capture.bin")
+
+
+def test_positions_files_are_read_or_refused_with_the_line(tmp_path: Path) -> None:
+    good = tmp_path / "positions.jsonl"
+    good.write_text('{"t": 6.9, "card": 1}\n\n{"t": 9, "card": 2}\n')
+    assert read_positions(good) == [{"t": 6.9, "card": 1}, {"t": 9.0, "card": 2}]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"t": 6.9, "card": 1}\n{"t": 7}\n')
+    with pytest.raises(ValueError, match="line 2"):
+        read_positions(bad)
+
+
+def test_the_demos_drone_game_is_a_whole_game_of_three_rounds() -> None:
+    recording = drone_recording(REPO / "fixtures" / "demo" / "pick-n-packers.drone.json")
+    kinds = {item.observation["kind"] for item in recording.items if item.observation}
+    assert kinds == {"declared", "drone-event", "drone-position", "drone-clock", "button"}
+    times = [item.t for item in recording.items]
+    assert times == sorted(times)
+    stream = [item.observation["t"] for item in recording.items
+              if item.observation and "t" in item.observation]
+    assert stream == sorted(stream)  # one clock that runs on from capture to capture
+    assert recording.final_scores == {"Ana": 3, "Ben": 4, "Cas": 6}
