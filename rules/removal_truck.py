@@ -195,6 +195,7 @@ class Truck:
         self.body = self._mask_of("#")
         self.minus = self._mask_of("-")
         self.floor = ((1 << self.cols) - 1) << (self.rows * self.cols)
+        self.cell_of = _cells_by_bit(self.rows, self.cols)  # bit -> (row, col)
         self.tiles: list[LoadedTile] = []
         self.names: set[str] = set()
         self.occupied = 0
@@ -388,11 +389,14 @@ class Truck:
                      ) -> list[tuple[int, bool, int]]:
         """Per distinct orientation: rotation, flip and the bitmask of every legal anchor
         (top-left cell, bit ``row * cols + col``), all anchors tested at once."""
-        helpers = set(helpers)
         if spec.name in self.names:
             return []
-        ignore = ignores_characteristics(helpers)
-        overlap = HELPER_OVERLAP in helpers
+        if helpers:
+            helpers = set(helpers)
+            ignore = ignores_characteristics(helpers)
+            overlap = HELPER_OVERLAP in helpers
+        else:
+            ignore = overlap = False
         key = (spec.shape, spec.heavy and not ignore, spec.upright and not ignore, overlap)
         found = self._anchor_cache.get(key)
         if found is None:
@@ -402,20 +406,31 @@ class Truck:
     def _compute_anchor_masks(self, shape: tuple[str, ...], heavy: bool, upright: bool,
                               overlap: bool) -> list[tuple[int, bool, int]]:
         free = self.loadable if overlap else self.loadable & ~self.occupied
-        support = self.floor | self.body | self.occupied
-        lying_on = self.occupied if overlap else 0
-        heavy_support = self._heavy_support() if heavy else 0
         cols = self.cols
+        # What a square at bit b rests on is bit b of ``resting`` (the cell below it, or,
+        # with Helper 3, a tile under the square itself). Without Helper 3 only a square
+        # with no square of the same tile right under it can rest on something: under the
+        # others lies a square of the tile, free, so neither floor, body nor a tile.
+        resting = (self.floor | self.body | self.occupied) >> cols
+        if overlap:
+            resting |= self.occupied
+        heavy_resting = self._heavy_support() >> cols if heavy else 0
         result = []
-        for rotation, flip, offsets, anchors in _laid(shape, upright, self.rows, cols):
-            touches = heavy_touch = 0
+        for rotation, flip, offsets, lowest, anchors in _laid(shape, upright, self.rows, cols):
             for offset in offsets:
                 anchors &= free >> offset
-                touches |= (support >> (offset + cols)) | (lying_on >> offset)
-                heavy_touch |= heavy_support >> (offset + cols)
+            if not anchors:
+                continue
+            resting_squares = offsets if overlap else lowest
+            touches = 0
+            for offset in resting_squares:
+                touches |= resting >> offset
             anchors &= touches
-            if heavy_support:
-                anchors &= heavy_touch
+            if heavy_resting and anchors:
+                touches = 0
+                for offset in resting_squares:
+                    touches |= heavy_resting >> offset
+                anchors &= touches
             if anchors:
                 result.append((rotation, flip, anchors))
         return result
@@ -426,15 +441,24 @@ class Truck:
 
 @cache
 def _laid(shape: tuple[str, ...], upright: bool, rows: int, cols: int
-          ) -> tuple[tuple[int, bool, tuple[int, ...], int], ...]:
+          ) -> tuple[tuple[int, bool, tuple[int, ...], tuple[int, ...], int], ...]:
     """Per distinct orientation in a ``rows × cols`` truck: rotation, flip, the squares'
-    bit offsets from the anchor, and the bits of the anchors that keep it inside."""
-    return tuple(
-        (orientation.rotation, orientation.flip,
-         tuple(r * cols + c for r, c in orientation.cells),
-         _anchor_range(rows, cols, orientation.height, orientation.width))
-        for orientation in orientations(shape, upright)
-    )
+    bit offsets from the anchor, the offsets of the squares with no square of the tile
+    right under them, and the bits of the anchors that keep it inside."""
+    laid = []
+    for orientation in orientations(shape, upright):
+        cells = orientation.cells
+        laid.append((orientation.rotation, orientation.flip,
+                     tuple(r * cols + c for r, c in cells),
+                     tuple(r * cols + c for r, c in cells if (r + 1, c) not in cells),
+                     _anchor_range(rows, cols, orientation.height, orientation.width)))
+    return tuple(laid)
+
+
+@cache
+def _cells_by_bit(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
+    """(row, col) of each bit of a ``rows × cols`` truck, indexed by the bit."""
+    return tuple(divmod(bit, cols) for bit in range(rows * cols))
 
 
 @cache

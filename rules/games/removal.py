@@ -173,19 +173,37 @@ class RemovalState(State):
 
     def available_items(self) -> list[str]:
         """Ids of the items that may be taken now, in reading order."""
-        return [tile for row, col, tile in self._house_items() if self._is_available(row, col)]
+        house, layout = self.data["house"], self.layout
+        bottom = len(layout) - 1
+        found: list[str] = []
+        for row, line in enumerate(house):
+            if row == bottom:
+                found += [tile for tile in line if tile is not None]
+            else:
+                below, below_area = house[row + 1], layout[row + 1]
+                found += [tile for col, tile in enumerate(line) if tile is not None
+                          and (below[col] is None or below_area[col] == NO_AREA)]
+        return found
 
     def reachable_with_helper_2(self) -> list[str]:
         """Unavailable items lying directly above an available one (Helper 2 may take them)."""
-        house = self.data["house"]
-        return [tile for row, col, tile in self._house_items()
-                if not self._is_available(row, col) and self._is_available(row + 1, col)
-                and house[row + 1][col] is not None]
+        house, layout = self.data["house"], self.layout
+        bottom = len(layout) - 1
+        found: list[str] = []
+        for row in range(bottom):  # an item in the bottom row is always available
+            line, below, below_area = house[row], house[row + 1], layout[row + 1]
+            for col, tile in enumerate(line):
+                if tile is None or below[col] is None or below_area[col] == NO_AREA:
+                    continue  # no item, or an available one
+                if (row + 1 == bottom or layout[row + 2][col] == NO_AREA
+                        or house[row + 2][col] is None):  # the item underneath is available
+                    found.append(tile)
+        return found
 
     def _where(self, tile: str) -> tuple[int, int] | None:
-        for row, col, found in self._house_items():
-            if found == tile:
-                return row, col
+        for row, line in enumerate(self.data["house"]):
+            if tile in line:
+                return row, line.index(tile)
         return None
 
     # -- trucks -------------------------------------------------------------------------
@@ -260,18 +278,21 @@ class RemovalState(State):
     def _loads(self, kind: str, tile: str, helpers: list[int],
                anchor_masks: list[tuple[int, bool, int]]) -> list[Action]:
         """Every ``load`` (of ``tile`` from the house) or ``load-stored`` with ``helpers``."""
-        cols = self.truck(self.data["turn"]).cols
-        cells = []
+        where = self.truck(self.data["turn"]).cell_of
+        actions: list[Action] = []
+        add = actions.append
         for rotation, flip, anchors in anchor_masks:
             while anchors:
                 low = anchors & -anchors
-                cells.append((*divmod(low.bit_length() - 1, cols), rotation, flip))
+                row, col = where[low.bit_length() - 1]
                 anchors ^= low
-        if kind == "load":
-            return [{"type": kind, "item": tile, "row": row, "col": col, "rotation": rotation,
-                     "flip": flip, "helpers": helpers[:]} for row, col, rotation, flip in cells]
-        return [{"type": kind, "row": row, "col": col, "rotation": rotation, "flip": flip,
-                 "helpers": helpers[:]} for row, col, rotation, flip in cells]
+                if kind == "load":
+                    add({"type": kind, "item": tile, "row": row, "col": col,
+                         "rotation": rotation, "flip": flip, "helpers": [*helpers]})
+                else:
+                    add({"type": kind, "row": row, "col": col, "rotation": rotation,
+                         "flip": flip, "helpers": [*helpers]})
+        return actions
 
     # -- checking ---------------------------------------------------------------------------
     def check(self, action: Action) -> None:
@@ -381,7 +402,7 @@ class RemovalState(State):
         self.data["extra_action"] = extra_granted
         if not extra_granted:
             self.data["turn"] = (self.data["turn"] + 1) % len(self.players)
-        if extra_granted or any(True for _ in self._house_items()):
+        if extra_granted or any(tile is not None for line in self.data["house"] for tile in line):
             return
         if self.data["round"] < self.setup["catalogue"]["rounds"]:
             self.data["round"] += 1

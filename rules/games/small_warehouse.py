@@ -31,7 +31,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from rules.catalogue import default_catalogue
-from rules.engine import Action, Game, PlayerScore, State, require, winners_by
+from rules.engine import Action, FrozenAction, Game, PlayerScore, State, require, winners_by
 from rules.registry import register
 
 GAME_NAME = "small-warehouse"
@@ -48,7 +48,7 @@ PLACE_KEYS = frozenset({"type", "source", "card", "row", "col", "rotation"})
 
 Squares = tuple[str, ...]
 Cell = tuple[int, int, str]
-TurnedCardTable = tuple[tuple[int, ...], tuple["Action", ...], tuple["Action", ...]]
+TurnedCardTable = tuple[tuple[int, ...], tuple[FrozenAction, ...], tuple["Action", ...]]
 
 
 # --------------------------------------------------------------------------- game
@@ -145,7 +145,12 @@ class SmallWarehouseState(State):
         return len(self.data["supply"]) < SUPPLY_SIZE
 
     def legal_actions(self) -> list[Action]:
-        """Every placement of every supply and hand card (equal turned cards listed once)."""
+        """Every placement of every supply and hand card (equal turned cards listed once).
+
+        A placement from the supply is a read-only :class:`~rules.engine.FrozenAction`
+        taken from a per-card table shared between calls and games (handed out as it is,
+        not copied); a placement from the hand, one per refill card, is a new ``dict``.
+        """
         if self.is_over():
             return []
         player = self.data["to_act"]
@@ -154,8 +159,8 @@ class SmallWarehouseState(State):
         reachable = _ReachablePositions(allowed)
         actions: list[Action] = []
         for card_id in supply:
-            for masks, templates, _ in self._card_table(card_id):
-                actions += [templates[index].copy() for index in reachable.indices(masks)]
+            for masks, listed, _ in self._card_table(card_id):
+                actions += map(listed.__getitem__, reachable.indices(masks))
         for card_id in self.data["hands"][player]:
             for masks, _, templates in self._card_table(card_id):
                 actions += [dict(templates[index], refill=refill)
@@ -373,10 +378,13 @@ def _distinct_rotations(squares: Squares, rotations: tuple[int, ...]) -> tuple[i
 def _card_table(
     card_id: str, squares: Squares, rotations: tuple[int, ...], rows: int, cols: int
 ) -> tuple[TurnedCardTable, ...]:
-    """Per distinct turn of a card: each position's footprint mask and its place actions
-    from the supply and from the hand (the latter still without ``refill``).
+    """Per distinct turn of a card: each position's footprint mask, its place action from
+    the supply and its place action from the hand (the latter still without ``refill``).
 
-    Shared between games (it is what keeps ``legal_actions`` fast): callers hand out copies.
+    Shared between calls and games (it is what keeps ``legal_actions`` fast): the supply
+    actions are read-only :class:`~rules.engine.FrozenAction` and handed out as they are;
+    the hand templates are only ever copied (with a ``refill``). About 1 MB for the
+    default catalogue's 20 cards.
     """
     tables = []
     for rotation in _distinct_rotations(squares, rotations):
@@ -388,7 +396,7 @@ def _card_table(
                    "rotation": rotation} for row, col in positions)
             for source in SOURCES
         )
-        tables.append((masks, supply, hand))
+        tables.append((masks, tuple(map(FrozenAction, supply)), hand))
     return tuple(tables)
 
 
@@ -449,12 +457,19 @@ _ANY_SQUARE_TO_ONE = str.maketrans({ch: "1" for ch in MERCHANDISE + EMPTY_BOX})
 
 def _touch_area(occupied: int, rows: int, cols: int) -> int:
     """The occupied cells and the cells sharing an edge with them."""
-    full = (1 << (rows * cols)) - 1
-    not_first_col = sum(1 << (r * cols) for r in range(rows)) ^ full
-    not_last_col = sum(1 << (r * cols + cols - 1) for r in range(rows)) ^ full
+    full, not_first_col, not_last_col = _grid_masks(rows, cols)
     area = occupied | (occupied << cols) | (occupied >> cols)
     area |= ((occupied << 1) & not_first_col) | ((occupied >> 1) & not_last_col)
     return area & full
+
+
+@cache
+def _grid_masks(rows: int, cols: int) -> tuple[int, int, int]:
+    """The whole grid, and the grid without its first column, without its last column."""
+    full = (1 << (rows * cols)) - 1
+    not_first_col = sum(1 << (r * cols) for r in range(rows)) ^ full
+    not_last_col = sum(1 << (r * cols + cols - 1) for r in range(rows)) ^ full
+    return full, not_first_col, not_last_col
 
 
 def _lay(grid: Sequence[str], cells: tuple[Cell, ...], row: int, col: int) -> list[str]:
