@@ -1,0 +1,107 @@
+"""``packref kit --out DIR [--cell-mm 20]``: the printable kit for every game.
+
+Writes true-scale PDFs (and PNG previews) of the mats each game needs and the
+tag stickers of every piece in the catalogues; see ``docs/kit.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from station.cli._output import emit
+from station.errors import InputError
+
+ORDER = 45
+GAMES = ("small-warehouse", "moving-day", "removal", "pick-n-packers")
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "kit", help="write the printable kit (mats, frames, tag stickers) as PDF and PNG",
+        description="Write print-ready, true-scale PDFs (and PNG previews) of the mats of "
+        "every game and of the tag stickers of every catalogue piece. Prints a JSON list of "
+        "the mats and files written.")
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    parser.add_argument("--cell-mm", type=float, default=20.0,
+                        help="cell side of the mats, in mm (default 20)")
+    parser.add_argument("--truck-cell-mm", type=float, default=None,
+                        help="cell side of your Removal truck boards (default: --cell-mm)")
+    parser.add_argument("--shop-cell-mm", type=float, default=70.0,
+                        help="cell side of the Pick 'n Packers shop grid (default 70)")
+    parser.add_argument("--table", type=int, default=0, help="this table's number (from 0)")
+    parser.add_argument("--tables", type=int, default=1,
+                        help="how many tables share the room (their kits get distinct mat "
+                        "numbers; default 1)")
+    parser.add_argument("--dpmm", type=float, default=10.0,
+                        help="print resolution in dots per mm (default 10, about 254 dpi)")
+    parser.set_defaults(run=run)
+
+
+def _check(arguments: argparse.Namespace) -> None:
+    for name in ("cell_mm", "shop_cell_mm", "dpmm"):
+        value = getattr(arguments, name)
+        if not 2 <= value <= 200:
+            raise InputError(f"--{name.replace('_', '-')}: must be 2..200")
+    if arguments.truck_cell_mm is not None and not 2 <= arguments.truck_cell_mm <= 200:
+        raise InputError("--truck-cell-mm: must be 2..200")
+
+
+def mat_requests(catalogues: dict[str, Any], per_game: int, cell_mm: float,
+                 truck_cell_mm: float, shop_cell_mm: float) -> list:
+    """The mats of each game, for as many players as ``per_game`` mat numbers allow."""
+    from vision.kit import MatRequest
+
+    requests = [MatRequest("small-warehouse", f"player {p} warehouse", 8, 10, "colour", cell_mm)
+                for p in range(1, min(2, per_game) + 1)]
+    vehicles = catalogues["moving-day"]["vehicles"]
+    for player in range(1, min(4, per_game // max(len(vehicles), 1)) + 1):
+        for vehicle in vehicles:
+            layout = vehicle["layout"]
+            requests.append(MatRequest("moving-day", f"player {player} {vehicle['name']}",
+                                       len(layout), len(layout[0]), "tags", cell_mm))
+    for number, layout in enumerate(catalogues["removal"]["trucks"][:per_game], start=1):
+        requests.append(MatRequest("removal", f"truck {number}", len(layout), len(layout[0]),
+                                   "tags", truck_cell_mm, frame=True))
+    requests.append(MatRequest("pick-n-packers", "shop grid", 3, 3, "tags", shop_cell_mm))
+    return requests
+
+
+def stickers(tags: dict[int, dict[str, str]], cell_mm: float, truck_cell_mm: float,
+             shop_cell_mm: float) -> list:
+    """One sticker per tag, sized for the cells its piece lies on."""
+    from vision.kit import Sticker
+
+    sizes = {"removal": truck_cell_mm, "moving-day": cell_mm, "pick-n-packers": shop_cell_mm}
+    return [Sticker(tag_id, f"{piece['piece']} {piece['face']}"
+                    if piece["face"] == "back" else f"{piece['game']} {piece['piece']}",
+                    sizes[piece["game"]]) for tag_id, piece in sorted(tags.items())]
+
+
+def run(arguments: argparse.Namespace) -> int:
+    from rules.catalogue import default_catalogue
+    from station.tags import assign_tags
+    from vision.errors import KitError
+    from vision.kit import plan_mats, table_numbers, write_kit
+
+    _check(arguments)
+    truck_cell = arguments.truck_cell_mm or arguments.cell_mm
+    catalogues = {game: default_catalogue(game) for game in GAMES if game != "small-warehouse"}
+    try:
+        numbers = table_numbers(arguments.table, arguments.tables)
+        requests = mat_requests(catalogues, len(numbers), arguments.cell_mm, truck_cell,
+                                arguments.shop_cell_mm)
+        mats = plan_mats(requests, numbers)
+        sheets = stickers(assign_tags(catalogues), arguments.cell_mm, truck_cell,
+                          arguments.shop_cell_mm)
+        files = write_kit(Path(arguments.out), mats, sheets, arguments.dpmm)
+    except KitError as error:
+        raise InputError(f"kit: {error}") from None
+    except OSError as error:
+        raise InputError(f"{arguments.out}: cannot write ({error.strerror})") from None
+    emit({"mats": [{"game": m.request.game, "label": m.request.label, "id": m.spec.id,
+                    "rows": m.spec.rows, "cols": m.spec.cols, "kind": m.spec.kind}
+                   for m in mats],
+          "tags": len(sheets), "files": [str(path) for path in files]})
+    return 0

@@ -1,0 +1,99 @@
+"""Which tag sticker goes on which piece: tag ids 50–249 assigned from the catalogues.
+
+The camera identifies a piece by the ArUco tag stuck on it. Ids are handed
+out in a fixed order, so the same catalogues always give the same stickers:
+Removal's ``items`` then ``boxes``, Moving Day's ``boxes``, Pick 'n Packers'
+``shop_cards``, the drone, and last the *back* stickers of the Removal tiles
+whose shape differs from its mirror image (seeing that sticker means the tile
+lies flipped).
+
+Example::
+
+    >>> removal = {"items": [{"id": "I01", "shape": ["##", "#."]},
+    ...                      {"id": "I02", "shape": ["##."  , ".##"]}], "boxes": []}
+    >>> tags = assign_tags({"removal": removal, "moving-day": {"boxes": [{"id": "box-01"}]},
+    ...                     "pick-n-packers": {"shop_cards": [{"id": "shop-0"}]}})
+    >>> for tag_id, piece in sorted(tags.items()):
+    ...     print(tag_id, piece["game"], piece["piece"], piece["face"])
+    50 removal I01 front
+    51 removal I02 front
+    52 moving-day box-01 front
+    53 pick-n-packers shop-0 front
+    54 pick-n-packers drone front
+    55 removal I02 back
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from station.errors import InputError
+
+FIRST_TAG_ID = 50
+LAST_TAG_ID = 249
+DRONE = "drone"
+#: (game, catalogue key) in the order tags are handed out.
+TAGGED_PIECES = (("removal", "items"), ("removal", "boxes"), ("moving-day", "boxes"),
+                 ("pick-n-packers", "shop_cards"))
+
+
+def _normalised(squares: set[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+    top = min(r for r, _ in squares)
+    left = min(c for _, c in squares)
+    return frozenset((r - top, c - left) for r, c in squares)
+
+
+def is_chiral(shape: list[str]) -> bool:
+    """Whether a shape (rows of ``#``) differs from its mirror image under every rotation."""
+    squares = {(r, c) for r, row in enumerate(shape) for c, char in enumerate(row) if char == "#"}
+    if not squares:
+        return False
+    turns, current = set(), squares
+    for _ in range(4):
+        current = {(c, -r) for r, c in current}
+        turns.add(_normalised(current))
+    return _normalised({(r, -c) for r, c in squares}) not in turns
+
+
+def assign_tags(catalogues: Mapping[str, Mapping[str, Any]]) -> dict[int, dict[str, str]]:
+    """Tag id → ``{"game", "kind", "piece", "face"}`` for every piece the camera identifies.
+
+    ``catalogues`` maps a game name to its catalogue; games missing from it get
+    no tags. Raises :class:`InputError` when a piece id repeats or 200 ids are
+    not enough.
+    """
+    pieces: list[dict[str, str]] = []
+    backs: list[dict[str, str]] = []
+    for game, kind in TAGGED_PIECES:
+        seen: set[str] = set()
+        for index, entry in enumerate(catalogues.get(game, {}).get(kind, [])):
+            piece = str(entry["id"])
+            if piece in seen:
+                raise InputError(f"{game} catalogue: $.{kind}[{index}].id: {piece!r} repeats")
+            seen.add(piece)
+            pieces.append({"game": game, "kind": kind, "piece": piece, "face": "front"})
+            if game == "removal" and is_chiral(list(entry.get("shape", []))):
+                backs.append({"game": game, "kind": kind, "piece": piece, "face": "back"})
+    if "pick-n-packers" in catalogues:
+        pieces.append({"game": "pick-n-packers", "kind": "drone", "piece": DRONE,
+                       "face": "front"})
+    every = pieces + backs
+    if len(every) > LAST_TAG_ID - FIRST_TAG_ID + 1:
+        raise InputError(f"catalogues: {len(every)} tagged pieces, but only "
+                         f"{LAST_TAG_ID - FIRST_TAG_ID + 1} tag ids (50-249)")
+    return {FIRST_TAG_ID + index: piece for index, piece in enumerate(every)}
+
+
+def default_tags() -> dict[int, dict[str, str]]:
+    """The tags of the default catalogues shipped in ``rules/catalogues``."""
+    from rules.catalogue import default_catalogue
+
+    return assign_tags({game: default_catalogue(game)
+                        for game in ("removal", "moving-day", "pick-n-packers")})
+
+
+def tags_for_game(tags: Mapping[int, Mapping[str, str]], game: str) -> dict[int, dict[str, str]]:
+    """The plain tag → piece mapping a game's vision reader takes (``vision.games``)."""
+    return {tag_id: {"piece": piece["piece"], "face": piece["face"]}
+            for tag_id, piece in tags.items() if piece["game"] == game}

@@ -1,0 +1,392 @@
+"""Reading the cells of a rectified mat, against references printed in the same photo.
+
+The light is learnt from the mat itself: the white border all round the grid
+gives a smooth model of the white (per colour channel, so a colour cast
+cancels too), every pixel is divided by it, and a colour mat's reference
+patches give the look of each class under this very light. A cell takes a
+class only when nearly all its central pixels agree with that class and
+nothing else comes close; anything else — a hand, its shadow, glare — is
+``?``. Colours seen crossing the white border (an arm reaching in) are learnt
+as *intruders* and any cell showing them is ``?`` too.
+
+Example::
+
+    >>> import numpy as np
+    >>> from vision.layout import MatSpec, CLASS_COLOURS, WHITE
+    >>> spec, ppc = MatSpec(0, 1, 2, "tags"), 16
+    >>> flat = np.full(((1 + 2) * ppc, (2 + 2) * ppc, 3), WHITE, np.uint8)
+    >>> flat[ppc:2 * ppc, ppc:2 * ppc] = CLASS_COLOURS["."]      # cell (0, 0) empty
+    >>> flat[ppc:2 * ppc, 2 * ppc:3 * ppc] = (30, 120, 200)       # cell (0, 1) a piece
+    >>> classify_cells(flat * 0.7, spec, ppc)                     # dim light
+    ['.X']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.config import DEFAULT_CONFIG, ReaderConfig
+from vision.layout import (
+    CLASS_COLOURS,
+    PATCH_CLASSES,
+    WHITE,
+    MatSpec,
+    border_sample_cells,
+    patch_centre,
+)
+
+_WHITE = np.array(WHITE, np.float32)
+_EMPTY = np.array(CLASS_COLOURS["."], np.float32)
+
+
+@dataclass
+class WhiteModel:
+    """Per-channel white as ``a + b·x + c·y`` over mat coordinates (3×3 coefficients)."""
+
+    coefficients: np.ndarray
+    low: np.ndarray | None = None
+    high: np.ndarray | None = None
+
+    def at(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """The white (…×3) at mat points ``xs``, ``ys``, kept within ``low``..``high``."""
+        basis = np.stack([np.ones_like(xs), xs, ys], -1)
+        white = basis @ self.coefficients.T
+        if self.low is not None and self.high is not None:
+            white = np.clip(white, self.low, self.high)
+        return np.maximum(white, 1.0)
+
+
+def _inner(block: np.ndarray, ppc: int, config: ReaderConfig) -> np.ndarray:
+    margin = round(ppc * (1 - config.cell_inner_fraction) / 2)
+    return block[..., margin:ppc - margin, :, margin:ppc - margin, :]
+
+
+def _cell_pixels(image: np.ndarray, rows: int, cols: int, ppc: int,
+                 config: ReaderConfig) -> np.ndarray:
+    """The central pixels of each grid cell, as rows×cols×n×3."""
+    grid = image[ppc:ppc * (rows + 1), ppc:ppc * (cols + 1)].reshape(rows, ppc, cols, ppc, 3)
+    inner = _inner(grid, ppc, config)
+    side = inner.shape[1]
+    return inner.transpose(0, 2, 1, 3, 4).reshape(rows, cols, side * side, 3)
+
+
+def _border_samples(image: np.ndarray, spec: MatSpec, ppc: int,
+                    config: ReaderConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (N×2, mat coords) and central pixels (N×n×3) of the plain border cells."""
+    positions, pixels = [], []
+    for row, col in border_sample_cells(spec):
+        y0, x0 = (row + 1) * ppc, (col + 1) * ppc
+        block = image[y0:y0 + ppc, x0:x0 + ppc].reshape(1, ppc, 1, ppc, 3)
+        pixels.append(_inner(block, ppc, config).reshape(-1, 3))
+        positions.append((col + 0.5, row + 0.5))
+    return np.array(positions, np.float32), np.array(pixels, np.float32)
+
+
+def _plane(positions: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """3×3 coefficients of the least-squares plane per channel (a constant if too few points)."""
+    coefficients = np.zeros((3, 3), np.float32)
+    if len(positions) < 3:
+        coefficients[:, 0] = np.median(colours, axis=0)
+        return coefficients
+    basis = np.column_stack([np.ones(len(positions)), positions])
+    solution, *_ = np.linalg.lstsq(basis, colours, rcond=None)
+    return solution.T.astype(np.float32)
+
+
+def fit_white(positions: np.ndarray, pixels: np.ndarray,
+              anchors: tuple[np.ndarray, np.ndarray] | None = None,
+              config: ReaderConfig = DEFAULT_CONFIG) -> WhiteModel | None:
+    """A robust model of the border's white, or None when too little of it is seen.
+
+    ``anchors`` (positions K×2, colours K×3) is the white measured where it is
+    surely paper: the white bits of the visible corner markers. They may lie
+    in a shadow, so they give the white's *tint* (the room's colour cast), not
+    its brightness: only border samples of that tint are candidates, which
+    keeps an arm lying along the border from posing as the white. The first
+    model goes through the brighter half of the candidates (shadows only
+    darken); the rest join in as the tolerance tightens
+    (``config.white_fit_schedule``), whose last rounds drop samples a little
+    darker than the fit sooner than brighter ones.
+    """
+    means = pixels.mean(axis=1)
+    spread = pixels.std(axis=1).max(axis=1)
+    usable = (spread < config.white_sample_max_std) & (means.min(axis=1) > 8)
+    if anchors is not None and len(anchors[1]):
+        tint = np.median(anchors[1], axis=0)
+        ratios = means / np.maximum(tint / max(float(tint.mean()), 1.0), 1e-3)
+        usable &= ratios.max(axis=1) / np.maximum(ratios.min(axis=1), 1e-3) < (
+            1 + config.white_tint_tolerance)
+    if not usable.any():
+        return None
+    brightness = means.mean(axis=1)
+    bright = usable & (brightness >= np.median(brightness[usable]))
+    few = bright.sum() < config.white_min_samples_for_plane
+    model = WhiteModel(_plane(positions[bright][:0] if few else positions[bright],
+                              means[bright]))
+    for tolerance, below in config.white_fit_schedule:
+        ratio = means / model.at(positions[:, 0], positions[:, 1])
+        inliers = usable & (ratio.max(axis=1) < 1 + tolerance) & (ratio.min(axis=1) > 1 - below)
+        if not inliers.any():
+            return None
+        few = inliers.sum() < config.white_min_samples_for_plane
+        model = WhiteModel(_plane(positions[inliers][:0] if few else positions[inliers],
+                                  means[inliers]))
+    seen = means[inliers]
+    slack = config.white_extrapolation_slack
+    return WhiteModel(model.coefficients, seen.min(axis=0) * (1 - slack),
+                      seen.max(axis=0) * (1 + slack))
+
+
+def _normalised(image: np.ndarray, white: WhiteModel, ppc: int) -> np.ndarray:
+    height, width = image.shape[:2]
+    xs = (np.arange(width, dtype=np.float32) + 0.5) / ppc - 1
+    ys = (np.arange(height, dtype=np.float32) + 0.5) / ppc - 1
+    field = white.at(*np.meshgrid(xs, ys))
+    return image.astype(np.float32) / field * _WHITE
+
+
+def printed_references(spec: MatSpec) -> dict[str, np.ndarray]:
+    """The classes of a mat kind with their printed colours (1×3 each)."""
+    references = {name: np.array([rgb], np.float32) for name, rgb in CLASS_COLOURS.items()}
+    return references if spec.kind == "colour" else {".": references["."]}
+
+
+def class_references(normalised: np.ndarray, spec: MatSpec, ppc: int,
+                     config: ReaderConfig = DEFAULT_CONFIG,
+                     intruder: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Each class's looks under this photo's light: K×3 colours per class.
+
+    The printed colour always counts; a patch adds its measured colour when it
+    is near enough the printed one and unlike anything seen crossing the
+    border (a shadowed or covered patch is left out).
+    """
+    references = printed_references(spec)
+    if not spec.has_patches:
+        return references
+    half = max(1, round(ppc * 0.25))
+    for col, name in enumerate(PATCH_CLASSES):
+        x, y = patch_centre(col)
+        u, v = round((x + 1) * ppc), round((y + 1) * ppc)
+        measured = np.median(normalised[v - half:v + half, u - half:u + half].reshape(-1, 3),
+                             axis=0)
+        printed = references[name][0]
+        gap = np.linalg.norm(measured - printed) / tolerance_scale(printed, config)
+        covered = intruder is not None and bool(
+            _near_palette(measured[None, None], intruder, config.intruder_distance).any())
+        if gap <= config.patch_max_deviation and not covered:
+            references[name] = np.vstack([references[name], measured])
+    return references
+
+
+def _all_colours(references: dict[str, np.ndarray]) -> np.ndarray:
+    return np.concatenate(list(references.values()))
+
+
+def tolerance_scale(colours: np.ndarray, config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """How much of the full colour tolerance each colour (…×3) gets: errors of light are
+    proportional, so a dark class is judged more strictly than a bright one.
+
+    >>> tolerance_scale(np.array([[205.0, 205, 205], [45, 45, 45]])).tolist()
+    [1.0, 0.5]
+    """
+    return np.clip(colours.max(axis=-1) / _EMPTY[0], config.dark_tolerance_floor, 1.0)
+
+
+def _quantised_far_from(colours: np.ndarray, references: dict[str, np.ndarray],
+                        config: ReaderConfig, exclusion: float | None = None) -> np.ndarray:
+    palette = np.unique(np.round(colours / 8) * 8, axis=0).astype(np.float32)
+    if len(palette) == 0:
+        return np.zeros((0, 3), np.float32)
+    known = _all_colours(references)
+    gaps = np.linalg.norm(palette[:, None, :] - known[None], axis=-1) / tolerance_scale(
+        known, config)
+    limit = config.intruder_exclusion if exclusion is None else exclusion
+    return palette[gaps.min(axis=1) > limit]
+
+
+def border_intrusions(normalised: np.ndarray, spec: MatSpec, ppc: int,
+                      config: ReaderConfig = DEFAULT_CONFIG) -> tuple[np.ndarray, list]:
+    """What crosses the white border: its colours (N×3 pixels) and the border cells it covers.
+
+    Only white should be seen on these cells; anything else is an arm
+    reaching in, or its shadow.
+    """
+    _, pixels = _border_samples(normalised, spec, ppc, config)
+    far = (np.linalg.norm(pixels - _WHITE, axis=-1) > config.intruder_min_distance) & (
+        pixels.max(axis=-1) > 4)
+    cells = border_sample_cells(spec)
+    crossed = [cell for cell, share in zip(cells, far.mean(axis=1), strict=True)
+               if share > config.intruder_share]
+    return pixels[far], crossed
+
+
+def _entry_cells(spec: MatSpec, crossed: list, hidden_corners: set[int]) -> np.ndarray:
+    """Grid cells an arm crossing the border at ``crossed`` could reach first."""
+    entry = np.zeros((spec.rows, spec.cols), bool)
+    for row, col in crossed:
+        r = min(max(row, 0), spec.rows - 1)
+        c = min(max(col, 0), spec.cols - 1)
+        entry[max(r - 1, 0):r + 2, max(c - 1, 0):c + 2] = True
+    corners = [(0, 0), (0, spec.cols - 1), (spec.rows - 1, spec.cols - 1), (spec.rows - 1, 0)]
+    for corner in hidden_corners:
+        entry[corners[corner]] = True
+    if spec.has_patches:
+        entry[0, :len(PATCH_CLASSES) + 1] = True
+    return entry
+
+
+def _near_palette(pixels: np.ndarray, palette: np.ndarray, distance: float) -> np.ndarray:
+    """…×n: which pixels (…×n×3) lie within ``distance`` of a palette colour.
+
+    Pixels are first rounded to steps of 4 and only the distinct ones measured.
+    """
+    flat = pixels.reshape(-1, 3)
+    if len(palette) == 0 or len(flat) == 0:
+        return np.zeros(pixels.shape[:-1], bool)
+    keys = np.clip(np.round(flat / 4), 0, 127).astype(np.int32)
+    packed = (keys[:, 0] << 14) | (keys[:, 1] << 7) | keys[:, 2]
+    distinct, inverse = np.unique(packed, return_inverse=True)
+    colours = np.stack([distinct >> 14, (distinct >> 7) & 127, distinct & 127], -1) * 4.0
+    near = np.zeros(len(distinct), bool)
+    limit = distance * distance
+    for start in range(0, len(palette), 128):
+        chunk = palette[start:start + 128].astype(np.float64)
+        gaps = (colours * colours).sum(1)[:, None] - 2 * colours @ chunk.T + (
+            chunk * chunk).sum(1)[None]
+        near |= gaps.min(axis=1) <= limit
+    return near[inverse.ravel()].reshape(pixels.shape[:-1])
+
+
+def _neighbours(mask: np.ndarray) -> np.ndarray:
+    grown = mask.copy()
+    grown[1:] |= mask[:-1]
+    grown[:-1] |= mask[1:]
+    grown[:, 1:] |= mask[:, :-1]
+    grown[:, :-1] |= mask[:, 1:]
+    return grown & ~mask
+
+
+def intruded_cells(pixels: np.ndarray, intruder: np.ndarray, entry: np.ndarray,
+                   references: dict[str, np.ndarray], config: ReaderConfig) -> np.ndarray:
+    """rows×cols: the cells an intruder covers, followed from where it crossed the border.
+
+    A cell is intruded when enough of its pixels show the intruder's colours
+    and it touches the border crossing or a cell already intruded. Each round
+    learns the shades found next to the intruder's known ones, so an arm
+    whose shade changes along its length is followed, but a piece of another
+    colour beside it is not swallowed.
+    """
+    palette = _quantised_far_from(intruder, references, config)
+    found = np.zeros(pixels.shape[:2], bool)
+    candidates = entry
+    for _ in range(config.intruder_growth_rounds):
+        if len(palette) == 0 or not candidates.any():
+            break
+        near = _near_palette(pixels[candidates], palette, config.intruder_distance)
+        grown = np.zeros_like(found)
+        grown[candidates] = near.mean(axis=1) > config.intruder_share
+        if not grown.any():
+            break
+        found |= grown
+        close = _near_palette(pixels[grown], palette, 2 * config.intruder_distance)
+        learnt = _quantised_far_from(pixels[grown][close], references, config,
+                                     config.intruder_learnt_exclusion)
+        palette = np.unique(np.vstack([palette, learnt]), axis=0)
+        candidates = _neighbours(found)
+    return found
+
+
+def _colour_cells(pixels: np.ndarray, references: dict[str, np.ndarray],
+                  config: ReaderConfig) -> np.ndarray:
+    names = list(references)
+    colours = _all_colours(references).astype(np.float32)
+    owner = np.concatenate([[k] * len(references[name]) for k, name in enumerate(names)])
+    scale = tolerance_scale(colours, config)
+    means = pixels.mean(axis=2)
+    mean_gaps = np.linalg.norm(means[..., None, :] - colours, axis=-1) / scale
+    squared = ((pixels[..., None, :] - colours) ** 2).sum(axis=-1)
+    close = squared <= config.pixel_class_distance ** 2
+    gaps = np.stack([mean_gaps[..., owner == k].min(-1) for k in range(len(names))], -1)
+    shares = np.stack([close[..., owner == k].any(-1).mean(axis=2) for k in range(len(names))],
+                      -1)
+    order = np.argsort(gaps, axis=-1)
+    best, second = order[..., 0], order[..., 1]
+    best_gap = np.take_along_axis(gaps, best[..., None], -1)[..., 0]
+    second_gap = np.take_along_axis(gaps, second[..., None], -1)[..., 0]
+    best_share = np.take_along_axis(shares, best[..., None], -1)[..., 0]
+    sure = ((best_share >= config.cell_class_share) & (best_gap <= config.cell_mean_distance)
+            & (second_gap - best_gap >= config.cell_margin))
+    return np.where(sure, np.array(names)[best], "?")
+
+
+def _tags_cells(pixels: np.ndarray, empty_look: np.ndarray, config: ReaderConfig) -> np.ndarray:
+    """``.``/``X``/``?`` per cell, comparing each pixel with the empty cell's look there."""
+    gaps = np.linalg.norm(pixels - empty_look, axis=-1)
+    empty = gaps <= config.pixel_class_distance
+    ratios = pixels / np.maximum(empty_look, 1.0)
+    level = ratios.mean(axis=-1)
+    even = (ratios.max(axis=-1) - ratios.min(axis=-1)) < config.grey_chroma / _EMPTY[0]
+    shadowed = ~empty & even & (level >= config.grey_min_ratio) & (level < 1.0)
+    empty_share, shadow_share = empty.mean(axis=2), shadowed.mean(axis=2)
+    mean_gap = np.linalg.norm(pixels.mean(axis=2) - empty_look.mean(axis=2), axis=-1)
+    is_empty = (empty_share >= config.cell_class_share) & (mean_gap <= config.cell_mean_distance)
+    is_covered = empty_share + shadow_share <= config.covered_max_grey_share
+    return np.where(is_empty, ".", np.where(is_covered, "X", "?"))
+
+
+def normalised_mat(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
+                   config: ReaderConfig = DEFAULT_CONFIG,
+                   anchors: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
+    """The rectified mat divided by its white (printed units), or None if no white is seen.
+
+    Used on a calibration photo of an empty board in its frame: the result is
+    the empty cells' look that :func:`classify_cells` compares with.
+    """
+    positions, border = _border_samples(rectified_rgb, spec, ppc, config)
+    white = fit_white(positions, border, anchors, config)
+    return None if white is None else _normalised(rectified_rgb, white, ppc)
+
+
+def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
+                   config: ReaderConfig = DEFAULT_CONFIG,
+                   tag_cells: set[tuple[int, int]] | frozenset = frozenset(),
+                   visible: np.ndarray | None = None,
+                   anchors: tuple[np.ndarray, np.ndarray] | None = None,
+                   hidden_corners: set[int] | frozenset = frozenset(),
+                   empty_look: np.ndarray | None = None) -> list[str]:
+    """The rows of cell classes of a rectified mat (RGB, border included, ``ppc`` px per cell).
+
+    ``tag_cells`` are cells holding a detected tag (``X`` on a tags mat);
+    cells outside ``visible`` (a rows×cols mask) are ``?``; ``anchors`` the
+    paper white (positions, RGB colours) seen on the corner markers; ``hidden_corners``
+    the corner markers (0 TL … 3 BR) not seen, where an arm may have come in;
+    ``empty_look`` the normalised rectified calibration photo of an empty board
+    (a frame's tags mat), whose cells' look stands for ``.``.
+    """
+    positions, border = _border_samples(rectified_rgb, spec, ppc, config)
+    white = fit_white(positions, border, anchors, config)
+    if white is None:
+        return ["?" * spec.cols] * spec.rows
+    normalised = _normalised(rectified_rgb, white, ppc)
+    pixels = _cell_pixels(normalised, spec.rows, spec.cols, ppc, config)
+    intruder, crossed = border_intrusions(normalised, spec, ppc, config)
+    palette = _quantised_far_from(intruder, printed_references(spec), config)
+    references = class_references(normalised, spec, ppc, config, palette)
+    if spec.kind == "colour":
+        labels = _colour_cells(pixels, references, config)
+    elif empty_look is not None:
+        look = _cell_pixels(cv2.blur(empty_look, (3, 3)), spec.rows, spec.cols, ppc, config)
+        labels = _tags_cells(pixels, look, config)
+    else:
+        labels = _tags_cells(pixels, np.broadcast_to(_EMPTY, pixels.shape), config)
+    entry = _entry_cells(spec, crossed, set(hidden_corners))
+    labels = np.where(intruded_cells(pixels, intruder, entry, references, config), "?", labels)
+    if spec.kind != "colour":
+        for row, col in tag_cells:
+            labels[row, col] = "X"
+    if visible is not None:
+        labels = np.where(visible, labels, "?")
+    return ["".join(row) for row in labels]

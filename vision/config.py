@@ -1,0 +1,124 @@
+"""Every threshold and tuning knob of the reader, in one place.
+
+The reader never hard-codes a number that a person might want to tune; it
+takes a :class:`ReaderConfig`. Change one field with :func:`dataclasses.replace`.
+
+Example::
+
+    >>> from dataclasses import replace
+    >>> config = replace(DEFAULT_CONFIG, stable_frames=5)
+    >>> config.stable_frames
+    5
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """Thresholds of the reading pipeline (colour distances are in printed sRGB units, 0..255)."""
+
+    # -- marker detection (vision.markers) ------------------------------------
+    #: Detect on the image shrunk by this factor when it is at least
+    #: ``downscale_min_width`` wide, then refine mat corners on the full image.
+    detect_scale: float = 1.0
+    downscale_min_width: int = 1600
+    adaptive_window_min: int = 7
+    adaptive_window_max: int = 7
+    adaptive_window_step: int = 10
+    min_marker_perimeter_rate: float = 0.02
+    max_marker_perimeter_rate: float = 0.5
+    polygonal_approx_accuracy: float = 0.05
+    min_corner_distance_rate: float = 0.05
+    error_correction_rate: float = 0.35
+    max_erroneous_border_bits: float = 0.35
+    #: Bits are read from the centre of each bit cell, ignoring this share of
+    #: its margin (blur mixes neighbouring bits near the edges).
+    bit_margin: float = 0.25
+    bit_cell_pixels: int = 8
+    subpixel_window: int = 3
+
+    # -- mat pose (vision.mats) -------------------------------------------------
+    #: RANSAC reprojection threshold, in pixels of the full image.
+    pose_ransac_px: float = 3.0
+    #: A fit whose median reprojection error exceeds this is rejected.
+    pose_max_error_px: float = 4.0
+    #: Rectified mats are sampled at this many pixels per cell.
+    rectified_px_per_cell: int = 16
+    #: A cell is read from its central square of this side (fraction of the cell).
+    cell_inner_fraction: float = 0.6
+
+    # -- lighting model (vision.cells) ------------------------------------------
+    #: The white is refitted with the border samples within each of these
+    #: (above, below) fractions of the last fit, in turn (the first fit goes
+    #: through the white seen on the markers): a hand or a shadow on the border
+    #: drops out; the tighter "below" of the last rounds also drops a faint
+    #: shadow's edge.
+    white_fit_schedule: tuple[tuple[float, float], ...] = (
+        (0.2, 0.2), (0.12, 0.12), (0.06, 0.06), (0.06, 0.03), (0.06, 0.03))
+    #: A border sample whose channels' ratios to the markers' white differ by
+    #: more than this fraction is not white paper (a hand, a sleeve).
+    white_tint_tolerance: float = 0.12
+    #: The fitted white is kept within the range of the border whites seen,
+    #: widened by this fraction (a plane fitted to one side of a mat must not
+    #: run wild across the other).
+    white_extrapolation_slack: float = 0.1
+    #: Fewer inlier border samples than this and the light is taken as constant.
+    white_min_samples_for_plane: int = 6
+    #: A border sample noisier than this (std, 0..255) is not used for the white.
+    white_sample_max_std: float = 18.0
+    #: A patch further than this from its printed colour (scaled like the class
+    #: tolerances below) is ignored: it is covered or in shadow.
+    patch_max_deviation: float = 50.0
+
+    # -- cell classification (vision.cells) -------------------------------------
+    #: A pixel belongs to a class when it is at most this far from the class colour.
+    pixel_class_distance: float = 48.0
+    #: A cell takes a class when this share of its pixels belong to it ...
+    cell_class_share: float = 0.85
+    #: ... its mean colour is at most this far from the class colour ...
+    cell_mean_distance: float = 34.0
+    #: Colour distances to a class are divided by its brightness (max channel)
+    #: relative to the empty grey, but by no less than this.
+    dark_tolerance_floor: float = 0.5
+    #: ... and at least this much closer to it than to any other class.
+    cell_margin: float = 18.0
+    #: A pixel is "intruder-like" when this close to a colour seen crossing the border.
+    intruder_distance: float = 20.0
+    #: Intruder colours this close to a class's colour are not used (they would
+    #: make that class's own cells ``?``).
+    intruder_exclusion: float = 36.0
+    #: The same for colours learnt from cells while following an arm (wider:
+    #: a cell's own colour under imperfect light must not be learnt).
+    intruder_learnt_exclusion: float = 60.0
+    #: How many times the intruder's colours are followed from cell to neighbour.
+    intruder_growth_rounds: int = 30
+    #: More than this share of intruder-like pixels makes a cell ``?``.
+    intruder_share: float = 0.08
+    #: Border samples further than this from white count as an intruder (a hand).
+    intruder_min_distance: float = 45.0
+    #: Tags mats: an achromatic pixel (max channel spread below this) darker than
+    #: the empty grey is shadow-like.
+    grey_chroma: float = 22.0
+    grey_min_ratio: float = 0.45
+    #: Tags mats: at most this share of empty- or shadow-like pixels in an ``X`` cell.
+    covered_max_grey_share: float = 0.20
+
+    # -- tags (vision.tags) -----------------------------------------------------
+    #: Accepted tag side in cells (printed side 0.7).
+    tag_min_side: float = 0.5
+    tag_max_side: float = 0.95
+    #: Accepted ratio of the shortest to the longest tag side in mat coordinates.
+    tag_min_squareness: float = 0.75
+
+    # -- live reading (vision.stability) -----------------------------------------
+    #: In live reading, a pose seen through fewer markers than this gives way to
+    #: the mat's last pose seen through this many (a hand covers a marker).
+    trusted_pose_markers: int = 2
+    #: An observation is stable after this many equal consecutive frames.
+    stable_frames: int = 3
+
+
+DEFAULT_CONFIG = ReaderConfig()

@@ -1,0 +1,265 @@
+"""The printable kit: mats, frames and tag-sticker sheets as true-scale PDF (and PNG previews).
+
+Everything is drawn from :mod:`vision.layout` (``visual-spec.md``) with OpenCV
+and written as a minimal PDF whose pages are the printed things' true size:
+each page holds one lossless image, placed at exactly its size in millimetres.
+
+Example::
+
+    >>> import tempfile, pathlib
+    >>> mats = plan_mats([MatRequest("small-warehouse", "Player 1 warehouse", 8, 10, "colour",
+    ...                              20.0)], numbers=range(6, 12))
+    >>> mats[0].spec
+    MatSpec(id=6, rows=8, cols=10, kind='colour')
+    >>> out = pathlib.Path(tempfile.mkdtemp())
+    >>> files = write_kit(out, mats, [Sticker(117, "moving-day box-03", 20.0)], px_per_mm=2)
+    >>> sorted(path.name for path in files if path.suffix == ".pdf")
+    ['small-warehouse.pdf', 'tags.pdf']
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import KitError
+from vision.layout import (
+    BORDER,
+    MARGIN,
+    MAX_MAT_NUMBER,
+    TAG_SIDE,
+    TAG_WHITE_SIDE,
+    MatSpec,
+    outer_size,
+)
+from vision.render import MatContent, draw_mat, marker_picture
+
+POINTS_PER_MM = 72 / 25.4
+LABEL_STRIP_MM = 8.0
+A4_MM = (210.0, 297.0)
+PAGE_MARGIN_MM = 10.0
+
+
+@dataclass(frozen=True)
+class MatRequest:
+    """A mat a game needs: what it is for, its grid, kind and cell size; ``frame`` for a
+    frame around a game board (the grid is a window to cut out)."""
+
+    game: str
+    label: str
+    rows: int
+    cols: int
+    kind: str
+    cell_mm: float
+    frame: bool = False
+
+
+@dataclass(frozen=True)
+class KitMat:
+    """A planned mat: the request and the mat number it got."""
+
+    request: MatRequest
+    spec: MatSpec
+
+
+@dataclass(frozen=True)
+class Sticker:
+    """One tag sticker: its id, the label printed beside it, and the cell side it is for."""
+
+    tag_id: int
+    label: str
+    cell_mm: float
+
+
+def table_numbers(table: int, tables: int) -> range:
+    """The mat numbers of table ``table`` (0-based) when ``tables`` tables share a room.
+
+    >>> table_numbers(1, 2)
+    range(6, 12)
+    """
+    if not 1 <= tables <= MAX_MAT_NUMBER + 1 or not 0 <= table < tables:
+        raise KitError(f"table {table} of {tables}: there are {MAX_MAT_NUMBER + 1} mat numbers")
+    share = (MAX_MAT_NUMBER + 1) // tables
+    return range(table * share, (table + 1) * share)
+
+
+def plan_mats(requests: list[MatRequest], numbers: range) -> list[KitMat]:
+    """Mat numbers for every request: each game counts up from the table's first number
+    (one game is on a table at a time, so different games may share numbers)."""
+    planned, used = [], {}
+    for request in requests:
+        index = used.get(request.game, 0)
+        if index >= len(numbers):
+            raise KitError(f"{request.game}: needs more than the {len(numbers)} mat numbers "
+                           f"of this table ({numbers.start}-{numbers.stop - 1})")
+        used[request.game] = index + 1
+        spec = MatSpec(numbers[index], request.rows, request.cols, request.kind)
+        planned.append(KitMat(request, spec))
+    return planned
+
+
+def _label_strip(image: np.ndarray, text: str, px_per_mm: float) -> np.ndarray:
+    strip = np.full((round(LABEL_STRIP_MM * px_per_mm), image.shape[1], 3), 255, np.uint8)
+    scale = max(0.2, px_per_mm * 0.12)
+    cv2.putText(strip, text, (round(2 * px_per_mm), round(5.5 * px_per_mm)),
+                cv2.FONT_HERSHEY_SIMPLEX, scale, (90, 90, 90), max(1, round(scale * 1.5)),
+                cv2.LINE_AA)
+    return np.vstack([image, strip])
+
+
+def draw_kit_mat(mat: KitMat, px_per_mm: float) -> np.ndarray:
+    """A mat (or frame) at true scale, BGR, with a label strip under its white margin."""
+    request, spec = mat.request, mat.spec
+    ppc = max(8, round(request.cell_mm * px_per_mm))
+    image = draw_mat(MatContent.empty(spec), ppc, np.random.default_rng(0))
+    if request.frame:
+        offset = BORDER + MARGIN
+        x0, y0 = round(offset * ppc), round(offset * ppc)
+        x1, y1 = x0 + spec.cols * ppc, y0 + spec.rows * ppc
+        image[y0:y1, x0:x1] = 255
+        for start in range(x0, x1, max(4, ppc // 4)):
+            cv2.line(image, (start, y0), (min(start + ppc // 8, x1), y0), (120, 120, 120), 1)
+            cv2.line(image, (start, y1 - 1), (min(start + ppc // 8, x1), y1 - 1),
+                     (120, 120, 120), 1)
+        for start in range(y0, y1, max(4, ppc // 4)):
+            cv2.line(image, (x0, start), (x0, min(start + ppc // 8, y1)), (120, 120, 120), 1)
+            cv2.line(image, (x1 - 1, start), (x1 - 1, min(start + ppc // 8, y1)),
+                     (120, 120, 120), 1)
+    what = "frame: cut out the dashed window" if request.frame else "mat"
+    text = (f"packref {request.game} - {request.label} - {what} {spec.id} "
+            f"({spec.rows}x{spec.cols}, {spec.kind}, cell {request.cell_mm:g} mm)")
+    return _label_strip(image, text, px_per_mm)
+
+
+def _sticker(sticker: Sticker, px_per_mm: float) -> np.ndarray:
+    side = round(TAG_WHITE_SIDE * sticker.cell_mm * px_per_mm)
+    tile = np.full((side, side, 3), 255, np.uint8)
+    marker = round(TAG_SIDE * sticker.cell_mm * px_per_mm)
+    picture = cv2.resize(marker_picture(sticker.tag_id), (marker, marker),
+                         interpolation=cv2.INTER_NEAREST)
+    start = (side - marker) // 2
+    tile[start:start + marker, start:start + marker] = picture
+    cv2.rectangle(tile, (0, 0), (side - 1, side - 1), (200, 200, 200), 1)
+    return tile
+
+
+def draw_sticker_sheets(stickers: list[Sticker], px_per_mm: float) -> list[np.ndarray]:
+    """A4 pages (BGR) of tag stickers, each with its id and piece written under it."""
+    width, height = (round(v * px_per_mm) for v in A4_MM)
+    margin = round(PAGE_MARGIN_MM * px_per_mm)
+    pages, page = [], None
+    x = y = margin
+    row_height = 0
+    scale = max(0.2, px_per_mm * 0.06)
+    for sticker in stickers:
+        tile = _sticker(sticker, px_per_mm)
+        cell_w = max(tile.shape[1], round(30 * px_per_mm))
+        cell_h = tile.shape[0] + round(7 * px_per_mm)
+        if page is None or x + cell_w > width - margin:
+            x, y = margin, y + row_height
+            row_height = 0
+        if page is None or y + cell_h > height - margin:
+            page = np.full((height, width, 3), 255, np.uint8)
+            pages.append(page)
+            x = y = margin
+        page[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+        for line, text in enumerate((f"tag {sticker.tag_id}", sticker.label[:24])):
+            cv2.putText(page, text, (x, y + tile.shape[0] + round((3 + 3 * line) * px_per_mm)),
+                        cv2.FONT_HERSHEY_SIMPLEX, scale, (60, 60, 60), 1, cv2.LINE_AA)
+        x += cell_w + round(4 * px_per_mm)
+        row_height = max(row_height, cell_h + round(3 * px_per_mm))
+    return pages
+
+
+def write_pdf(path: Path, pages: list[tuple[np.ndarray, float, float]]) -> None:
+    """A PDF with one page per (BGR image, width mm, height mm), each image filling its page."""
+    objects: list[bytes] = []
+
+    def add(body: bytes) -> int:
+        objects.append(body)
+        return len(objects)
+
+    catalog = add(b"")
+    tree = add(b"")
+    kids = []
+    for image, width_mm, height_mm in pages:
+        rgb = np.ascontiguousarray(cv2.cvtColor(image, cv2.COLOR_BGR2RGB))
+        data = zlib.compress(rgb.tobytes(), 6)
+        picture = add(b"<< /Type /XObject /Subtype /Image /Width %d /Height %d "
+                      b"/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode "
+                      b"/Length %d >>\nstream\n" % (rgb.shape[1], rgb.shape[0], len(data))
+                      + data + b"\nendstream")
+        width, height = width_mm * POINTS_PER_MM, height_mm * POINTS_PER_MM
+        drawing = b"q %.3f 0 0 %.3f 0 0 cm /Im0 Do Q" % (width, height)
+        content = add(b"<< /Length %d >>\nstream\n" % len(drawing) + drawing + b"\nendstream")
+        kids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 %.3f %.3f] "
+                        b"/Resources << /XObject << /Im0 %d 0 R >> >> /Contents %d 0 R >>"
+                        % (tree, width, height, picture, content)))
+    objects[catalog - 1] = b"<< /Type /Catalog /Pages %d 0 R >>" % tree
+    objects[tree - 1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
+        b" ".join(b"%d 0 R" % kid for kid in kids), len(kids))
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, catalog, xref)
+    path.write_bytes(bytes(out))
+
+
+def _page_size_mm(image: np.ndarray, px_per_mm: float) -> tuple[float, float]:
+    return image.shape[1] / px_per_mm, image.shape[0] / px_per_mm
+
+
+def _preview(image: np.ndarray, path: Path, px_per_mm: float) -> Path:
+    scale = min(1.0, 2.0 / px_per_mm)  # previews at about 2 px per mm
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(path), small)
+    return path
+
+
+def write_kit(out: Path, mats: list[KitMat], stickers: list[Sticker],
+              px_per_mm: float = 10.0) -> list[Path]:
+    """Write ``<game>.pdf`` (one true-size page per mat), ``tags.pdf`` (A4 sticker
+    sheets), PNG previews, ``mats-<game>.json`` (ready for ``--mats``) and ``kit.json``."""
+    out.mkdir(parents=True, exist_ok=True)
+    previews = out / "png"
+    previews.mkdir(exist_ok=True)
+    written: list[Path] = []
+    games = list(dict.fromkeys(mat.request.game for mat in mats))
+    for game in games:
+        pages = []
+        for mat in (m for m in mats if m.request.game == game):
+            image = draw_kit_mat(mat, px_per_mm)
+            pages.append((image, *_page_size_mm(image, px_per_mm)))
+            written.append(_preview(image, previews / f"{game}-mat-{mat.spec.id}.png", px_per_mm))
+        write_pdf(out / f"{game}.pdf", pages)
+        written.append(out / f"{game}.pdf")
+        document = {"mats": [{"id": m.spec.id, "rows": m.spec.rows, "cols": m.spec.cols,
+                              "kind": m.spec.kind} for m in mats if m.request.game == game]}
+        (out / f"mats-{game}.json").write_text(json.dumps(document, indent=1) + "\n")
+        written.append(out / f"mats-{game}.json")
+    sheets = draw_sticker_sheets(stickers, px_per_mm)
+    write_pdf(out / "tags.pdf", [(sheet, *A4_MM) for sheet in sheets])
+    written.append(out / "tags.pdf")
+    for number, sheet in enumerate(sheets, start=1):
+        written.append(_preview(sheet, previews / f"tags-{number}.png", px_per_mm))
+    listing = {"mats": [{"game": m.request.game, "label": m.request.label, "id": m.spec.id,
+                         "rows": m.spec.rows, "cols": m.spec.cols, "kind": m.spec.kind,
+                         "cell_mm": m.request.cell_mm, "frame": m.request.frame,
+                         "size_mm": [round(v * m.request.cell_mm, 1)
+                                     for v in outer_size(m.spec)]} for m in mats],
+               "tags": [{"id": s.tag_id, "label": s.label, "cell_mm": s.cell_mm}
+                        for s in stickers]}
+    (out / "kit.json").write_text(json.dumps(listing, indent=1) + "\n")
+    written.append(out / "kit.json")
+    return written

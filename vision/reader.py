@@ -1,0 +1,156 @@
+"""Reading photos of the kit: markers → mat poses → rectified mats → cells and tags.
+
+A :class:`Reader` is built once for a set of mats and reused for every image,
+so the detector and its tables are made only once.
+
+Example::
+
+    >>> import numpy as np
+    >>> from vision.layout import MatSpec
+    >>> from vision.render import render_photo
+    >>> photo = render_photo(np.random.default_rng(7), [(MatSpec(3, 4, 6, "colour"), 20.0)])
+    >>> reader = Reader([MatSpec(3, 4, 6, "colour"), MatSpec(4, 2, 2, "tags")])
+    >>> [(mat["id"], mat["found"]) for mat in reader.read(photo.image)]
+    [(3, True), (4, False)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.cells import classify_cells, normalised_mat
+from vision.config import DEFAULT_CONFIG, ReaderConfig
+from vision.errors import CalibrationError, ImageError
+from vision.layout import MatSpec
+from vision.markers import MarkerDetector
+from vision.mats import (
+    MatPose,
+    cells_in_frame,
+    fit_pose,
+    marker_paper_white,
+    pose_agrees,
+    rectify,
+)
+from vision.quiet import quiet_stderr
+from vision.tags import tags_on_mat
+
+
+@dataclass
+class Observation:
+    """What one image shows: a JSON-ready entry per mat, and the poses used."""
+
+    mats: list[dict[str, Any]]
+    poses: dict[int, MatPose] = field(default_factory=dict)
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A BGR image from a file; :class:`ImageError` when it cannot be read as one."""
+    file = Path(path)
+    if not file.exists():
+        raise ImageError("no such file")
+    if file.is_dir():
+        raise ImageError("is a directory, not an image")
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        raise ImageError(f"cannot read ({error.strerror})") from None
+    if data.startswith(b"\xff\xd8") and b"\xff\xd9" not in data[-1024:]:
+        raise ImageError("a JPEG cut short (no end marker)")
+    with quiet_stderr():
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ImageError("not an image OpenCV can read")
+    return image
+
+
+class Reader:
+    """Reads the mats ``specs`` from photos; one detector, shared by every image.
+
+    ``empty_boards`` maps the number of a frame's tags mat to a calibration
+    photo of the empty board laid in it (same camera): its cells' look then
+    stands for ``.`` instead of the printed grey.
+    """
+
+    def __init__(self, specs: Sequence[MatSpec], config: ReaderConfig = DEFAULT_CONFIG,
+                 empty_boards: Mapping[int, np.ndarray] | None = None) -> None:
+        self.specs = list(specs)
+        self.config = config
+        self.detector = MarkerDetector(config)
+        self._empty_looks = {mat_id: self._calibrate(photo, mat_id)
+                             for mat_id, photo in (empty_boards or {}).items()}
+
+    def _calibrate(self, photo: np.ndarray, mat_id: int) -> np.ndarray:
+        """The normalised, rectified look of an empty board (frame mat ``mat_id``)."""
+        spec = next((s for s in self.specs if s.id == mat_id), None)
+        if spec is None or spec.kind != "tags":
+            raise CalibrationError(mat_id, "an empty-board photo needs a tags mat")
+        markers = self.detector.detect(photo).mat_markers()
+        pose = fit_pose(spec, markers, self.config)
+        if pose is None:
+            raise CalibrationError(mat_id, "not found in the empty-board photo")
+        ppc = self.config.rectified_px_per_cell
+        flat = cv2.cvtColor(rectify(photo, spec, pose, ppc), cv2.COLOR_BGR2RGB)
+        anchors = marker_paper_white(photo, spec, pose, set(markers))
+        look = normalised_mat(flat, spec, ppc, self.config,
+                              None if anchors is None else (anchors[0], anchors[1][:, ::-1]))
+        if look is None:
+            raise CalibrationError(mat_id, "no white border seen in the empty-board photo")
+        return look
+
+    def observe(self, image: np.ndarray,
+                remembered: dict[int, MatPose] | None = None) -> Observation:
+        """Read one BGR image; ``remembered`` poses stand in for mats whose markers are hidden."""
+        if image is None or image.ndim != 3 or image.size == 0:
+            raise ImageError("not a colour image")
+        detections = self.detector.detect(image)
+        markers, tags = detections.mat_markers(), detections.tags()
+        observation = Observation([])
+        for spec in self.specs:
+            pose = fit_pose(spec, markers, self.config)
+            pose = self._with_memory(spec, pose, markers, remembered or {})
+            if pose is None:
+                observation.mats.append({"id": spec.id, "found": False})
+                continue
+            observation.poses[spec.id] = pose
+            observation.mats.append(self._read_mat(image, spec, pose, tags, set(markers)))
+        return observation
+
+    def _with_memory(self, spec: MatSpec, pose: MatPose | None,
+                     markers: dict[int, np.ndarray],
+                     remembered: dict[int, MatPose]) -> MatPose | None:
+        """A weak fresh pose gives way to a remembered one its markers agree with."""
+        weak = pose is None or pose.markers_seen < self.config.trusted_pose_markers
+        memory = remembered.get(spec.id)
+        if weak and memory is not None and pose_agrees(memory, spec, markers,
+                                                       2 * self.config.pose_max_error_px):
+            return memory
+        return pose
+
+    def read(self, image: np.ndarray) -> list[dict[str, Any]]:
+        """The JSON-ready ``mats`` list for one BGR image (contract §6)."""
+        return self.observe(image).mats
+
+    def read_file(self, path: str | Path) -> dict[str, Any]:
+        """``{"image": path, "mats": [...]}`` for one file; :class:`ImageError` if unreadable."""
+        return {"image": str(path), "mats": self.read(load_image(path))}
+
+    def _read_mat(self, image: np.ndarray, spec: MatSpec, pose: MatPose,
+                  tags: dict[int, np.ndarray], seen: set[int]) -> dict[str, Any]:
+        ppc = self.config.rectified_px_per_cell
+        flat = cv2.cvtColor(rectify(image, spec, pose, ppc), cv2.COLOR_BGR2RGB)
+        on_mat = tags_on_mat(tags, spec, pose, self.config)
+        tag_cells = {(tag["row"], tag["col"]) for tag in on_mat}
+        anchors = marker_paper_white(image, spec, pose, seen)
+        cells = classify_cells(flat, spec, ppc, self.config, tag_cells,
+                               cells_in_frame(spec, pose, image.shape),
+                               None if anchors is None else (anchors[0], anchors[1][:, ::-1]),
+                               {corner for corner, marker_id in enumerate(spec.marker_ids())
+                                if marker_id not in seen},
+                               self._empty_looks.get(spec.id))
+        return {"id": spec.id, "found": True, "cells": cells, "tags": on_mat}

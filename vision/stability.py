@@ -1,0 +1,94 @@
+"""Live reading: report an observation only once it has held still for several frames.
+
+A hand moving over the table makes every frame a little different; what the
+table *shows* is what stays the same. :class:`Stabilizer` turns a stream of
+per-frame observations into the stream of stable ones, and :func:`watch` runs
+a reader over a frame source with it, keeping each mat's last good pose while
+a hand covers its markers.
+
+Example::
+
+    >>> stabilizer = Stabilizer(stable_frames=2)
+    >>> seen = [{"id": 0, "found": True, "cells": ["A."], "tags": []}]
+    >>> hand = [{"id": 0, "found": True, "cells": ["?."], "tags": []}]
+    >>> [stabilizer.update(frame) is not None for frame in (seen, seen, hand, hand)]
+    [False, True, False, False]
+    >>> stabilizer.stable[0]["cells"]
+    ['A.']
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import numpy as np
+
+from vision.config import DEFAULT_CONFIG
+from vision.mats import MatPose
+from vision.reader import Reader
+
+MatList = list[dict[str, Any]]
+
+
+def _fill_unknown(mat: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """``mat`` with each ``?`` cell replaced by its value in ``before`` (same-sized, found)."""
+    if not mat.get("found") or not before or not before.get("found"):
+        return mat
+    if [len(row) for row in mat["cells"]] != [len(row) for row in before["cells"]]:
+        return mat
+    filled = ["".join(old if new == "?" else new for new, old in zip(row, old_row, strict=True))
+              for row, old_row in zip(mat["cells"], before["cells"], strict=True)]
+    return {**mat, "cells": filled}
+
+
+class Stabilizer:
+    """Passes an observation on once it has been the same for ``stable_frames`` frames in a row.
+
+    Cells read as ``?`` keep their last stable value before frames are compared.
+    """
+
+    def __init__(self, stable_frames: int = DEFAULT_CONFIG.stable_frames) -> None:
+        if stable_frames < 1:
+            raise ValueError("stable_frames must be at least 1")
+        self.stable_frames = stable_frames
+        self.stable: MatList | None = None
+        self._candidate: MatList | None = None
+        self._count = 0
+
+    def __repr__(self) -> str:
+        return f"<Stabilizer K={self.stable_frames} count={self._count}>"
+
+    def update(self, mats: MatList) -> MatList | None:
+        """Feed one frame's ``mats``; the new stable observation when it has just changed."""
+        before = {mat["id"]: mat for mat in self.stable or []}
+        merged = [_fill_unknown(mat, before.get(mat["id"])) for mat in mats]
+        if merged == self._candidate:
+            self._count += 1
+        else:
+            self._candidate, self._count = merged, 1
+        if self._count >= self.stable_frames and merged != self.stable:
+            self.stable = copy.deepcopy(merged)
+            return self.stable
+        return None
+
+
+def watch(frames: Iterable[np.ndarray], reader: Reader,
+          stable_frames: int = DEFAULT_CONFIG.stable_frames) -> Iterator[dict[str, Any]]:
+    """``{"frame": i, "mats": [...]}`` each time the stable observation of ``frames`` changes.
+
+    ``i`` counts frames from 0 and is the frame on which the new observation
+    became stable. A mat pose fitted from fewer markers than
+    ``config.trusted_pose_markers`` gives way to the last pose fitted from more.
+    """
+    stabilizer = Stabilizer(stable_frames)
+    remembered: dict[int, MatPose] = {}
+    for index, frame in enumerate(frames):
+        observation = reader.observe(frame, remembered)
+        for mat_id, pose in observation.poses.items():
+            if pose.markers_seen >= reader.config.trusted_pose_markers:
+                remembered[mat_id] = pose
+        changed = stabilizer.update(observation.mats)
+        if changed is not None:
+            yield {"frame": index, "mats": changed}
