@@ -30,6 +30,14 @@ class CliResult:
     def json_lines(self) -> list[Any]:
         return [json.loads(line) for line in self.stdout.splitlines() if line.strip()]
 
+    def assert_bad_input(self, starts_with: str = "") -> None:
+        """The contract for a user mistake: status 2, no stdout, one stderr line."""
+        assert self.status == 2, (self.status, self.stderr)
+        assert self.stdout == ""
+        lines = self.stderr.splitlines()
+        assert len(lines) == 1, lines
+        assert lines[0].startswith(starts_with), lines[0]
+
 
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]):

@@ -146,12 +146,7 @@ HELPER = [*CAR, "helpers", 0]
     ],
 )
 def test_bad_input_is_one_line_naming_the_place(cli, write_json, document, message) -> None:
-    result = cli("score", "moving-day", write_json(document))
-    assert result.status == 2
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1
-    assert lines[0].startswith(message), lines[0]
+    cli("score", "moving-day", write_json(document)).assert_bad_input(message)
 
 
 def test_invalid_json_is_status_2(cli, tmp_path) -> None:

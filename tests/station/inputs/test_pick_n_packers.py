@@ -98,11 +98,7 @@ def _with(change: dict) -> dict:
     ],
 )
 def test_bad_input_names_its_place_and_exits_2(cli, write_json, document, path) -> None:
-    result = cli("score", "pick-n-packers", write_json(document))
-    assert result.status == 2
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(path), lines
+    cli("score", "pick-n-packers", write_json(document)).assert_bad_input(path)
 
 
 def test_invalid_json_exits_2(cli, tmp_path) -> None:

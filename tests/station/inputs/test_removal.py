@@ -152,10 +152,7 @@ def test_helpers_are_played_once_and_illegal_placements_change_nothing(cli, writ
 def test_bad_truck_input_is_one_line_with_its_path(cli, write_json, change, path) -> None:
     document = copy.deepcopy(CONTRACT_TRUCK)
     change(document)
-    result = _run(cli, write_json, "removal", "truck", document=document)
-    assert result.status == 2 and result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(path), lines
+    _run(cli, write_json, "removal", "truck", document=document).assert_bad_input(path)
 
 
 def test_invalid_json_is_status_2(cli, tmp_path) -> None:
@@ -262,7 +259,4 @@ def test_storage_costs_2_and_ties_go_to_fewer_antiques(cli, write_json) -> None:
 def test_bad_score_input_is_one_line_with_its_path(cli, write_json, change, path) -> None:
     document = copy.deepcopy(CONTRACT_SCORE)
     change(document)
-    result = _run(cli, write_json, "score", "removal", document=document)
-    assert result.status == 2 and result.stdout == ""
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith(path), lines
+    _run(cli, write_json, "score", "removal", document=document).assert_bad_input(path)

@@ -78,11 +78,7 @@ def test_an_empty_warehouse_scores_nothing(cli, write_json) -> None:
     ],
 )
 def test_bad_input_names_its_place_and_exits_2(cli, write_json, document, path) -> None:
-    result = cli("score", "small-warehouse", write_json(document))
-    assert result.status == 2
-    assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(path), lines
+    cli("score", "small-warehouse", write_json(document)).assert_bad_input(path)
 
 
 def test_invalid_json_exits_2(cli, tmp_path) -> None:
