@@ -26,11 +26,16 @@ class DetectorConfig:
     impact_window_s: float = 0.5  # the landing impact is looked for this long before rest
     disturbed_accel: float = 2.0  # m/s² of fast ringing: knocks, impacts; the mass is unreliable
     disturbed_guard_s: float = 0.15
+    ringing_s: float = 0.05  # ringing is |a| against its running mean over this long
+    tremble_s: float = 0.015  # trembling (hover, motion onset) is averaged this long (≥ 3 rows)
+    impact_jerk: float = 100.0  # m/s³: a landing shows a jolt of |a| changing at least this fast
+    min_rest_s: float = 0.1  # with less rest than this, the whole stream is the resting reference
 
     # Mass (load cell compensated by the accelerometer).
     max_lag_s: float = 0.05  # the load cell's lag behind the IMU is searched up to this
     lag_step_s: float = 0.002
     default_lag_s: float = 0.01  # used when no motion shows the lag
+    min_lag_motion_s: float = 0.2  # less motion (without jolts) than this shows no lag
     steady_window_s: float = 0.2  # a steady mass is flat over this long
     min_steady_s: float = 0.35  # and holds at least this long, or is confirmed later
     min_short_steady_s: float = 0.1  # a short flat stretch counts if a later level agrees
@@ -41,4 +46,14 @@ class DetectorConfig:
     band_floor_g: float = 0.25  # "the new mass stands" within this band
     band_sigmas: float = 4.0
     smoothing_s: float = 0.2  # running median of the mass when locating a fall in flight
-    spike_filter: int = 5  # samples in the running median that removes single spikes
+    spike_filter_s: float = 0.05  # running median of the force that removes single spikes
+    imu_spike_filter_s: float = 0.03  # the same for the IMU (short: impacts ring fast)
+    min_samples: int = 10  # fewer samples give no events
+
+    # Live detection (LiveEventDetector): a window of the stream, re-zeroed at a settled level.
+    live_anchor_margin_s: float = 2.0  # a level settles this long before the settled horizon
+    live_context_s: float = 1.0  # kept before the settled level (filters, walk-backs, ramps)
+    live_level_keep_s: float = 5.0  # of a long settled level, at most this much is kept
+    live_min_window_s: float = 10.0  # the window never holds less of the stream
+    live_max_window_s: float = 60.0  # nor more (then the window re-zeroes at its first level)
+    live_duplicate_s: float = 0.1  # an event this close to a reported one of its type is it

@@ -18,6 +18,10 @@ How it works, in short (``docs/drone-events.md`` has the long version):
    pressing, knocks and landing jolts never make a flat level, so they are not
    events.
 
+Every threshold is in seconds (``hardware.config``), so 100 Hz and 200 Hz streams
+read alike. :class:`LiveEventDetector` runs the same on a bounded window of a
+growing stream, re-zeroed at the last settled level.
+
 Example::
 
     >>> from hardware.simulate import simulate_challenge
@@ -30,6 +34,8 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -96,41 +102,26 @@ class EventDetector:
 
     def detect(self, samples: Samples) -> list[DroneEvent]:
         """The events of ``samples`` in time order."""
-        if len(samples) < 2 * self.config.spike_filter:
+        if len(samples) < self.config.min_samples:
             return []
         signals = self._signals(samples)
         self.lag_s = signals.lag
-        flights = self._flights(signals)
-        mass_events, start_mass = self._mass_events(signals)
-        return _with_masses(flights, mass_events, start_mass)
+        levels = self._levels(signals)
+        start_mass = max(0.0, levels[0].mass) if levels else 0.0
+        mass_events, _ = self._mass_events(signals, levels, start_mass)
+        return _with_masses(self._flights(signals), mass_events, start_mass)
 
     # -- preparing the signals -----------------------------------------------------
     def _signals(self, samples: Samples) -> _Signals:
         config = self.config
         t = samples.t
-        accel = np.vstack([_running_median(axis, 3) for axis in (samples.ax, samples.ay,
-                                                                 samples.az)])
-        gyro = np.vstack([_running_median(axis, 3) for axis in (samples.gx, samples.gy,
-                                                                samples.gz)])
-        norm = np.sqrt((accel ** 2).sum(axis=0))
-        rough_rest = np.abs(norm - np.median(norm)) < config.moving_accel
-        gyro = gyro - np.median(gyro[:, rough_rest], axis=1, keepdims=True)
-        gyro_norm = np.sqrt((gyro ** 2).sum(axis=0))
-        rest = rough_rest & (gyro_norm < config.moving_gyro)
-        if rest.sum() < 10:
-            rest = np.ones_like(rest)
-        resting_norm = float(np.median(norm[rest]))
-        accel_dev = np.abs(norm - resting_norm)
-        raw_norm = np.sqrt(samples.ax ** 2 + samples.ay ** 2 + samples.az ** 2)
-        jolt = np.abs(raw_norm - resting_norm)
-        turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
-        moving = _close_gaps(t, turning, config.motion_gap_s)
-        ringing = np.abs(raw_norm - _running_mean(raw_norm, 5))  # fast jolts, not smooth lifts
-        disturbed = _dilate(t, ringing > config.disturbed_accel, config.disturbed_guard_s)
-        az_rest = float(np.median(accel[2][rest]))
-        force = _running_median(samples.force_g, config.spike_filter)
-        lag = self._lag(t, force, accel[2], az_rest, moving & ~disturbed)
-        az_then = np.interp(t - lag, t, accel[2])
+        imu = self._imu(samples)
+        rest, accel_dev = imu["rest"], imu["accel_dev"]
+        az, az_rest = imu["accel"][2], float(np.median(imu["accel"][2][rest]))
+        force = _running_median(samples.force_g, _odd_width(t, config.spike_filter_s))
+        moving, disturbed = imu["moving"], imu["disturbed"]
+        lag = self._lag(t, force, az, az_rest, moving & ~disturbed)
+        az_then = np.interp(t - lag, t, az)
         # Where the platform is at rest, or moves less than the accelerometer's noise,
         # compensating would only add that noise to the mass.
         accel_sigma = _sigma(accel_dev[rest])
@@ -138,20 +129,69 @@ class EventDetector:
         az_then = az_rest + np.sign(change) * np.maximum(np.abs(change) - 3 * accel_sigma, 0.0)
         az_then[~_dilate(t, moving | disturbed, 0.1)] = az_rest
         mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
-        return _Signals(t - lag, accel_dev, jolt, gyro_norm, accel_sigma,
-                        _sigma(gyro_norm[rest]), moving, disturbed, mass, lag)
+        return _Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
+                        _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag)
+
+    def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
+        """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
+        config = self.config
+        t = samples.t
+        width = _odd_width(t, config.imu_spike_filter_s)
+        accel = np.vstack([_running_median(axis, width) for axis in (samples.ax, samples.ay,
+                                                                     samples.az)])
+        gyro = np.vstack([_running_median(axis, width) for axis in (samples.gx, samples.gy,
+                                                                    samples.gz)])
+        norm = np.sqrt((accel ** 2).sum(axis=0))
+        rough_rest = np.abs(norm - np.median(norm)) < config.moving_accel
+        gyro = gyro - np.median(gyro[:, rough_rest], axis=1, keepdims=True)
+        gyro_norm = np.sqrt((gyro ** 2).sum(axis=0))
+        rest = rough_rest & (gyro_norm < config.moving_gyro)
+        if _seconds_of(t, rest) < config.min_rest_s:
+            rest = np.ones_like(rest)
+        resting_norm = float(np.median(norm[rest]))
+        accel_dev = np.abs(norm - resting_norm)
+        raw_norm = np.sqrt(samples.ax ** 2 + samples.ay ** 2 + samples.az ** 2)
+        turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
+        ringing = self._ringing(t, raw_norm)
+        return {"accel": accel, "gyro": gyro_norm, "rest": rest, "accel_dev": accel_dev,
+                "jolt": np.abs(raw_norm - resting_norm),
+                "moving": _close_gaps(t, turning, config.motion_gap_s),
+                "disturbed": _dilate(t, ringing, config.disturbed_guard_s)}
+
+    def _ringing(self, t: np.ndarray, raw_norm: np.ndarray) -> np.ndarray:
+        """Where the platform rings (knocks, impacts): fast swings of the unfiltered ``|a|``.
+
+        A swing counts when another sample near it swings at least half as far: a
+        single-sample spike in one axis is no knock.
+        """
+        config = self.config
+        width = _odd_width(t, config.ringing_s)
+        swing = np.abs(raw_norm - _running_median(raw_norm, width))
+        loud = swing > config.disturbed_accel
+        echoes = np.convolve((swing > config.disturbed_accel / 2).astype(float),
+                             np.ones(width), mode="same")
+        ringing = loud & (echoes >= 2)
+        # The filters have samples on one side only at the stream's ends: trust neither.
+        ringing[[0, -1]] = True
+        return ringing
 
     def _lag(self, t, force, az, az_rest, mask) -> float:
         """The load cell's lag: the one whose compensated mass jitters least while moving."""
+        if _seconds_of(t, mask) < self.config.min_lag_motion_s:
+            return self.config.default_lag_s
+        scores = [(float(jitter[mask[1:]].sum()), lag)
+                  for lag, jitter in self._lag_jitter(t, force, az, az_rest)]
+        return min(scores)[1]
+
+    def _lag_jitter(self, t, force, az, az_rest,
+                    first: int = 0) -> Iterator[tuple[float, np.ndarray]]:
+        """Each candidate lag, and the squared step of the compensated mass at every sample
+        (from sample ``first`` on: the steps into samples ``first + 1`` onwards)."""
         config = self.config
-        if mask.sum() < 20:
-            return config.default_lag_s
-        lags = np.arange(0.0, config.max_lag_s + 1e-9, config.lag_step_s)
-        scores = []
-        for lag in lags:
-            mass = force * az_rest / np.maximum(np.interp(t - lag, t, az), 0.3 * az_rest)
-            scores.append(float(np.sum(np.diff(mass)[mask[1:]] ** 2)))
-        return float(lags[int(np.argmin(scores))])
+        for lag in np.arange(0.0, config.max_lag_s + 1e-9, config.lag_step_s):
+            then = np.interp(t[first:] - lag, t, az)
+            mass = force[first:] * az_rest / np.maximum(then, 0.3 * az_rest)
+            yield float(lag), np.diff(mass) ** 2
 
     # -- flights -------------------------------------------------------------------
     def _flights(self, signals: _Signals) -> list[DroneEvent]:
@@ -167,8 +207,10 @@ class EventDetector:
 
     def _motions(self, signals: _Signals) -> list[tuple[int, int]]:
         """Runs of motion; a quiet moment in which the hands still tremble does not split one."""
-        accel = _running_mean(signals.accel_dev, 3) > self.config.hover_sigmas * signals.accel_sigma
-        gyro = _running_mean(signals.gyro, 3) > self.config.hover_sigmas * signals.gyro_sigma
+        config = self.config
+        width = _odd_width(signals.t, config.tremble_s, least=3)
+        accel = _running_mean(signals.accel_dev, width) > config.hover_sigmas * signals.accel_sigma
+        gyro = _running_mean(signals.gyro, width) > config.hover_sigmas * signals.gyro_sigma
         trembling = accel | gyro
         motions: list[tuple[int, int]] = []
         for start, end in _runs(signals.moving):
@@ -181,8 +223,9 @@ class EventDetector:
     def _onset(self, signals: _Signals, start: int) -> int:
         """Walk back from where motion was seen to where it left the resting noise."""
         sigmas = self.config.onset_sigmas
-        accel = _running_mean(signals.accel_dev, 3)
-        gyro = _running_mean(signals.gyro, 3)
+        width = _odd_width(signals.t, self.config.tremble_s, least=3)
+        accel = _running_mean(signals.accel_dev, width)
+        gyro = _running_mean(signals.gyro, width)
         i = start
         while i > 0 and (accel[i - 1] > sigmas * signals.accel_sigma
                          or gyro[i - 1] > sigmas * signals.gyro_sigma):
@@ -192,13 +235,13 @@ class EventDetector:
     def _impact(self, signals: _Signals, end: int) -> float:
         """The onset of the last big jolt (two strong jerks or more) before the drone rests."""
         t = signals.t
-        period = float(np.median(np.diff(t)))
+        period = _period(t)
         if end + 1 < len(t) and t[end + 1] - t[end] > 4 * period:
             return float((t[end] + t[end + 1]) / 2)  # the impact fell into lost samples
         first = max(1, int(np.searchsorted(t, t[end] - self.config.impact_window_s)))
         last = min(len(t) - 1, int(np.searchsorted(t, t[end] + 0.1)))
         jerk = np.abs(np.diff(signals.jolt[first - 1:last + 1]))
-        if len(jerk) == 0 or jerk.max() < 1.0:
+        if len(jerk) == 0 or jerk.max() / period < self.config.impact_jerk:
             return float(t[end])
         strong = np.flatnonzero(jerk >= 0.4 * jerk.max())
         clusters = _clusters(strong, max(1, _samples_in(t, 0.08)))
@@ -213,7 +256,9 @@ class EventDetector:
         t, mass = signals.t, signals.mass
         still = ~_dilate(t, signals.moving, 0.05) & ~signals.disturbed
         spread = _running_std(mass, _samples_in(t, config.steady_window_s))
-        noise = _sigma(np.diff(mass)[still[1:]]) / np.sqrt(2) if still.sum() > 10 else 0.0
+        noise = 0.0
+        if _seconds_of(t, still) > config.min_rest_s:
+            noise = _sigma(np.diff(mass)[still[1:]]) / np.sqrt(2)
         threshold = max(config.steady_floor_g, config.steady_sigmas * noise)
         band = max(config.band_floor_g, config.band_sigmas * noise)
         levels = [self._grown(signals, still, band, start, end)
@@ -270,37 +315,49 @@ class EventDetector:
         neighbours = later[:1] + earlier[-1:]
         return any(abs(other.mass - levels[index].mass) < tolerance for other in neighbours)
 
-    def _mass_events(self, signals: _Signals) -> tuple[list[DroneEvent], float]:
-        levels = self._levels(signals)
+    def _mass_events(self, signals: _Signals, levels: list[_Level],
+                     start_mass: float) -> tuple[list[DroneEvent], list[float]]:
+        """Loads and drops between ``levels``; the carried mass at each level.
+
+        ``levels[0]`` is the reference, carrying ``start_mass``.
+        """
         if not levels:
-            return [], 0.0
+            return [], []
         events = []
         reference = levels[0]
-        carried = start_mass = max(0.0, reference.mass)
+        carried = start_mass
+        carried_at = [carried]
         for level in levels[1:]:
             change = level.mass - reference.mass
             reference = level  # re-zero at every standstill
-            if abs(change) < self.config.min_mass_change_g:
-                continue
-            carried = max(0.0, carried + change)
-            if change > 0:
-                events.append(DroneEvent(self._load_time(signals, level), "load", carried))
-            else:
-                at = self._drop_time(signals, levels, level, change)
-                events.append(DroneEvent(at, "drop", carried))
-        return events, start_mass
+            if abs(change) >= self.config.min_mass_change_g:
+                carried = max(0.0, carried + change)
+                if change > 0:
+                    events.append(DroneEvent(self._load_time(signals, level), "load", carried))
+                else:
+                    at = self._drop_time(signals, levels, level, change)
+                    events.append(DroneEvent(at, "drop", carried))
+            carried_at.append(carried)
+        return events, carried_at
 
     def _band(self, values: np.ndarray) -> float:
         noise = _sigma(np.diff(values)) / np.sqrt(2) if len(values) > 3 else 0.0
         return max(self.config.band_floor_g, self.config.band_sigmas * noise)
 
     def _load_time(self, signals: _Signals, level: _Level) -> float:
-        """When the new mass started to stand: walk back while within its band."""
-        mass = signals.mass
+        """When the new mass started to stand: walk back while within its band.
+
+        A knock (samples the ringing disturbed) is walked over: the mass stood before it.
+        """
+        mass, disturbed = signals.mass, signals.disturbed
         band = self._band(mass[level.start:level.end + 1])
         i = level.start
-        while i > 0 and abs(mass[i - 1] - level.mass) < band and not signals.moving[i - 1]:
+        while i > 0 and not (signals.moving[i - 1] and not disturbed[i - 1]):
+            if not disturbed[i - 1] and abs(mass[i - 1] - level.mass) >= band:
+                break
             i -= 1
+        while i < level.start and disturbed[i]:
+            i += 1
         return float(signals.t[i])
 
     def _drop_time(self, signals: _Signals, levels, level: _Level, change: float) -> float:
@@ -359,8 +416,32 @@ def _with_masses(flights, mass_events, start_mass: float) -> list[DroneEvent]:
 
 
 def _samples_in(t: np.ndarray, seconds: float) -> int:
-    period = float(np.median(np.diff(t))) if len(t) > 1 else 0.01
-    return max(1, round(seconds / max(period, 1e-6)))
+    return max(1, round(seconds / max(_period(t), 1e-6)))
+
+
+_PERIODS: dict[tuple, float] = {}
+
+
+def _period(t: np.ndarray) -> float:
+    """The stream's typical sampling period (median step), remembered for the last streams."""
+    if len(t) < 2:
+        return 0.01
+    key = (len(t), float(t[0]), float(t[1]), float(t[-1]), float(t[len(t) // 2]))
+    if key not in _PERIODS:
+        if len(_PERIODS) > 8:
+            _PERIODS.clear()
+        _PERIODS[key] = float(np.median(np.diff(t)))
+    return _PERIODS[key]
+
+
+def _seconds_of(t: np.ndarray, mask: np.ndarray) -> float:
+    """How long ``mask`` holds, in seconds (samples × the stream's period)."""
+    return float(mask.sum()) * (_period(t) if len(t) > 1 else 0.0)
+
+
+def _odd_width(t: np.ndarray, seconds: float, least: int = 1) -> int:
+    """An odd number of samples spanning about ``seconds`` (for centred running filters)."""
+    return max(_samples_in(t, seconds), least) | 1
 
 
 def _sigma(values: np.ndarray) -> float:
@@ -381,7 +462,13 @@ def _running_median(values: np.ndarray, width: int) -> np.ndarray:
         return values.astype(float)
     half = width // 2
     padded = np.pad(values.astype(float), half, mode="edge")
-    return np.median(np.lib.stride_tricks.sliding_window_view(padded, width), axis=1)
+    if width == 3:  # the median of three, without sorting
+        a, b, c = padded[:-2], padded[1:-1], padded[2:]
+        return np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, width)
+    if width % 2:
+        return np.partition(windows, half, axis=1)[:, half]
+    return np.median(windows, axis=1)
 
 
 def _running_nanmedian(values: np.ndarray, width: int) -> np.ndarray:
@@ -475,13 +562,68 @@ def _dilate(t: np.ndarray, mask: np.ndarray, seconds: float) -> np.ndarray:
     return grown
 
 
+@dataclass(frozen=True)
+class _Anchor:
+    """A settled level the live detector re-zeroes at: every event before it is reported."""
+
+    start: float  # stream time the level started
+    t: float  # a moment inside it
+    carried: float  # the mass carried there
+
+
+class _WindowDetector(EventDetector):
+    """The detector on a window of a stream; the lag is scored over all the stream so far.
+
+    The lag's jitter scores add up sample by sample, so the samples up to the settled
+    horizon are scored once and kept as a sum per candidate lag: the lag estimate
+    grows with the stream and ends as the whole-file one, at no cost in memory.
+    """
+
+    def __init__(self, config: DetectorConfig | None = None) -> None:
+        super().__init__(config)
+        self.horizon = np.inf  # samples up to this are settled: their scores are committed
+        self._scores: dict[float, float] = {}
+        self._scored_s = 0.0  # seconds of motion in the committed scores
+        self._scored_until = -np.inf
+        self._pending: tuple[dict[float, float], float] = ({}, 0.0)
+
+    def _lag(self, t, force, az, az_rest, mask) -> float:
+        first = max(0, int(np.searchsorted(t, self._scored_until, side="right")) - 1)
+        fresh = mask[first + 1:] & (t[first + 1:] > self._scored_until)
+        settled = fresh & (t[first + 1:] <= self.horizon)
+        totals, pending = {}, {}
+        for lag, jitter in self._lag_jitter(t, force, az, az_rest, first):
+            pending[lag] = float(jitter[settled].sum())
+            totals[lag] = self._scores.get(lag, 0.0) + float(jitter[fresh].sum())
+        self._pending = (pending, float(settled.sum()) * _period(t))
+        if self._scored_s + float(fresh.sum()) * _period(t) < self.config.min_lag_motion_s:
+            return self.config.default_lag_s
+        return min((score, lag) for lag, score in totals.items())[1]
+
+    def commit_lag(self) -> None:
+        """The samples up to ``horizon`` are settled: keep their lag scores."""
+        pending, seconds = self._pending
+        for lag, score in pending.items():
+            self._scores[lag] = self._scores.get(lag, 0.0) + score
+        self._scored_s += seconds
+        self._scored_until = self.horizon
+        self._pending = ({}, 0.0)
+
+
 class LiveEventDetector:
     """Events of a growing stream, each reported once, when it can no longer change.
 
-    The whole stream so far is detected again at every call (the detector runs
-    thousands of times faster than real time, so a two-minute challenge costs a
-    few milliseconds); an event is reported once it is ``settle_s`` older than
-    the newest sample, when later samples can no longer move or remove it.
+    An event is reported once it is ``settle_s`` older than the newest sample,
+    when later samples can no longer move or remove it. The detector keeps only a
+    window of the stream: from a little before the last *settled* level (a steady
+    mass that started ``live_anchor_margin_s`` before the settled horizon, every
+    event before it already reported) to now, at least ``live_min_window_s`` and
+    at most ``live_max_window_s`` long. Each call runs the whole-stream detector
+    on that window, re-zeroed at that level with the mass carried there, so the
+    work per new sample and the memory stay bounded however long the session. The
+    load cell's lag is scored over all the stream so far (see
+    :class:`_WindowDetector`). Feed it chunks of a tenth of a second or more: each
+    call costs one pass over the window.
 
     Example::
 
@@ -494,14 +636,24 @@ class LiveEventDetector:
     """
 
     def __init__(self, config: DetectorConfig | None = None, settle_s: float = 2.0) -> None:
-        self.detector = EventDetector(config)
+        self.detector = _WindowDetector(config)
+        self.config = self.detector.config
         self.settle_s = settle_s
         self._chunks: list[Samples] = []
+        self._anchor: _Anchor | None = None
+        self._from_start = True  # the window still holds the stream's first sample
+        self._reported_until = -np.inf
+        self._recent: deque[DroneEvent] = deque(maxlen=64)
         self._reported = 0
 
     def __repr__(self) -> str:
         rows = sum(len(chunk) for chunk in self._chunks)
-        return f"<LiveEventDetector {rows} rows, {self._reported} events reported>"
+        return f"<LiveEventDetector {rows} rows in window, {self._reported} events reported>"
+
+    @property
+    def window_rows(self) -> int:
+        """Samples held in memory now."""
+        return sum(len(chunk) for chunk in self._chunks)
 
     def add(self, samples: Samples) -> list[DroneEvent]:
         """Take more samples; the events that have settled since the last call."""
@@ -521,8 +673,86 @@ class LiveEventDetector:
                       zip(*(chunk.columns() for chunk in self._chunks), strict=True)]
             self._chunks = [Samples(*joined)]
         stream = self._chunks[0]
-        horizon = np.inf if final else stream.t[-1] - self.settle_s
-        events = [event for event in self.detector.detect(stream) if event.t <= horizon]
-        fresh = events[self._reported:]
-        self._reported = len(events)
+        horizon = np.inf if final else float(stream.t[-1]) - self.settle_s
+        if horizon <= self._reported_until or len(stream) < self.config.min_samples:
+            return []
+        events, since = self._detect(stream, horizon)
+        fresh = [event for event in events
+                 if since <= event.t <= horizon and not self._seen(event)]
+        self._reported_until = horizon
+        self._recent.extend(fresh)
+        self._reported += len(fresh)
+        self._trim(stream)
         return fresh
+
+    def _seen(self, event: DroneEvent) -> bool:
+        """Reported already (maybe placed a hair differently by an earlier window).
+
+        Lifts and landings alternate: a second lift before a landing is the same
+        flight seen from another window (whose resting noise cut its start elsewhere).
+        """
+        flights = [old.event for old in self._recent if old.event in ("lift", "land")]
+        if event.event in ("lift", "land") and flights and flights[-1] == event.event:
+            return True
+        return any(old.event == event.event and abs(old.t - event.t) < self.config.live_duplicate_s
+                   for old in self._recent)
+
+    def _detect(self, stream: Samples, horizon: float) -> tuple[list[DroneEvent], float]:
+        """The window's events, and the time from which they may be new (its reference level)."""
+        detector = self.detector
+        detector.horizon = horizon
+        signals = detector._signals(stream)
+        detector.lag_s = signals.lag
+        detector.commit_lag()
+        levels = detector._levels(signals)
+        first, start_mass = self._reference(signals, levels)
+        levels = levels[first:]
+        mass_events, carried_at = detector._mass_events(signals, levels, start_mass)
+        since = float(signals.t[levels[0].start]) if levels and self._anchor else -np.inf
+        self._anchor = self._next_anchor(signals, levels, carried_at, horizon) or self._anchor
+        return _with_masses(detector._flights(signals), mass_events, start_mass), since
+
+    def _reference(self, signals: _Signals, levels: list[_Level]) -> tuple[int, float]:
+        """The index of the level the window is re-zeroed at, and the mass carried there."""
+        if not levels:
+            return 0, 0.0
+        anchor = self._anchor
+        if anchor is None:  # no settled level yet: as the whole-stream detector does
+            carried = max(0.0, levels[0].mass) if self._from_start else self._last_mass()
+            return 0, carried
+        t = signals.t
+        inside = [index for index, level in enumerate(levels)
+                  if t[level.start] <= anchor.t <= t[level.end]]
+        before = [index for index, level in enumerate(levels) if t[level.start] <= anchor.t]
+        return (inside or before or [0])[0 if inside else -1], anchor.carried
+
+    def _last_mass(self) -> float:
+        return self._recent[-1].mass_g if self._recent else 0.0
+
+    def _next_anchor(self, signals: _Signals, levels: list[_Level], carried_at: list[float],
+                     horizon: float) -> _Anchor | None:
+        """The last long level that started well before the settled horizon."""
+        t = signals.t
+        latest = horizon - self.config.live_anchor_margin_s
+        for level, carried in zip(reversed(levels), reversed(carried_at), strict=True):
+            if (t[level.end] - t[level.start] >= self.config.min_steady_s
+                    and t[level.start] <= latest):
+                return _Anchor(float(t[level.start]), float(min(t[level.end], latest)), carried)
+        return None
+
+    def _trim(self, stream: Samples) -> None:
+        """Forget the samples the next window no longer needs."""
+        config = self.config
+        newest = float(stream.t[-1])
+        start = -np.inf
+        if self._anchor is not None:
+            start = max(self._anchor.start, self._anchor.t - config.live_level_keep_s)
+            start -= config.live_context_s
+        start = max(min(start, newest - config.live_min_window_s),
+                    newest - config.live_max_window_s)
+        if self._anchor is not None and self._anchor.t < start:
+            self._anchor = None  # no settled level for too long: re-zero at the window's first
+        keep = stream.t >= start
+        if not keep.all():
+            self._from_start = False
+            self._chunks = [Samples(*(column[keep] for column in stream.columns()))]

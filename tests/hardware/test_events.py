@@ -159,3 +159,126 @@ def test_a_fall_after_a_load_is_still_a_drop() -> None:
     events = detect_events(still_stream(5.0, force))
     assert kinds(events) == ["load", "drop"]
     assert [round(event.mass_g) for event in events] == [25, 15]
+
+
+# -- the live detector: incremental, bounded, as the whole-file detector -------------------
+
+
+def _live(samples: Samples, chunk_s: float = 0.25, config: DetectorConfig | None = None):
+    """Feed ``samples`` in chunks: (events reported, the detector, most rows it ever held)."""
+    from hardware.events import LiveEventDetector
+
+    live = LiveEventDetector(config)
+    rate = 1 / float(np.median(np.diff(samples.t)))
+    width = max(1, round(chunk_s * rate))
+    reported, held = [], 0
+    for start in range(0, len(samples), width):
+        reported += live.add(Samples(*(column[start:start + width]
+                                       for column in samples.columns())))
+        held = max(held, live.window_rows)
+    return reported + live.finish(), live, held
+
+
+def _agrees(reported: list[DroneEvent], batch: list[DroneEvent]) -> list[float]:
+    """The time gaps of live and whole-file events, after checking types and masses."""
+    assert [e.event for e in reported] == [e.event for e in batch]
+    assert all(abs(a.mass_g - b.mass_g) < 0.05 for a, b in zip(reported, batch, strict=True))
+    return [abs(a.t - b.t) for a, b in zip(reported, batch, strict=True)]
+
+
+@pytest.mark.parametrize(("rate", "seeds"), [(100.0, range(520, 524)), (200.0, range(524, 527))])
+def test_live_events_are_the_whole_file_events(rate: float, seeds: range) -> None:
+    gaps = []
+    for seed in seeds:
+        samples = simulate_challenge(seed, SimulationOptions(rate_hz=rate)).samples
+        reported, _, _ = _live(samples)
+        gaps += _agrees(reported, detect_events(samples))
+    assert np.percentile(gaps, 95) <= 0.01 and max(gaps) < 0.03
+
+
+@pytest.mark.parametrize("name", ["sim-0001", "sim-0002", "sim-0003", "sim-0004"])
+def test_live_events_of_the_fixtures_are_the_whole_file_events(name: str) -> None:
+    from hardware.samples import read_csv
+    from tests.conftest import REPO
+
+    samples = read_csv(REPO / "fixtures" / "drone" / f"{name}.csv")
+    reported, _, _ = _live(samples)
+    assert max(_agrees(reported, detect_events(samples))) < 0.01
+
+
+def test_the_live_detector_holds_a_bounded_window_of_a_long_session() -> None:
+    config = DetectorConfig()
+    endless = SimulationOptions(cards=40, drop_in_flight=0.0, drop_after_landing=0.0,
+                                drop_on_table=0.0)
+    stream = simulate_challenge(531, endless).samples  # about four minutes, 120 events
+    reported, live, held = _live(stream, config=config)
+    assert held <= (config.live_max_window_s + 0.5) * 100
+    assert held < len(stream) / 5
+    batch = detect_events(stream)
+    gaps = _agrees(reported, batch)
+    assert np.percentile(gaps, 95) <= 0.01 and max(gaps) < 0.03
+    assert live.detector.lag_s == pytest.approx(_batch_lag(stream), abs=0.002)
+
+
+def _batch_lag(samples: Samples) -> float:
+    detector = EventDetector()
+    detector.detect(samples)
+    return detector.lag_s
+
+
+def test_a_long_wait_on_the_table_keeps_the_window_short() -> None:
+    def force(t):
+        return np.where(t > 300.0, 12.0, 0.0) + 0.1 * t / 60  # a load, and zero drift
+
+    reported, _, held = _live(still_stream(600.0, force), chunk_s=1.0)
+    assert kinds(reported) == ["load"]
+    assert reported[0].t == pytest.approx(300.0, abs=0.05)
+    assert reported[0].mass_g == pytest.approx(12.0, abs=0.15)
+    assert held <= (DetectorConfig().live_max_window_s + 1.0) * RATE
+
+
+# -- the sample rate: thresholds are in seconds ------------------------------------------------
+
+
+@pytest.mark.parametrize(("rate", "seed"), [
+    (200.0, 316),  # a knock right after placing, a short wait, that present falls in flight
+    (200.0, 113),  # a spike in one accelerometer axis on a short wait before lifting
+    (100.0, 41),  # lost rows and a knock right after the hand let go
+])
+def test_hard_cases_are_read_in_full_at_either_rate(rate: float, seed: int) -> None:
+    score = _score([seed], SimulationOptions(rate_hz=rate))
+    for kind in ("load", "lift", "land", "drop"):
+        assert score.found[kind] == score.truth[kind], score
+        assert score.false[kind] == 0, score
+
+
+def test_simulated_challenges_at_200_hz_are_read_in_full() -> None:
+    score = _score(range(506, 510), SimulationOptions(rate_hz=200.0))
+    for kind in ("load", "lift", "land", "drop"):
+        assert score.found[kind] == score.truth[kind], score
+        assert score.false[kind] == 0, score
+    errors = [error for kind in score.time_errors for error in score.time_errors[kind]]
+    assert np.percentile(errors, 95) < 0.1
+    assert np.percentile(score.mass_errors, 95) < 0.3
+
+
+def test_a_single_spike_in_one_axis_is_no_knock() -> None:
+    samples = still_stream(4.0, lambda t: np.where(t > 1.0, 8.0, 0.0))
+    ax = samples.ax.copy()
+    ax[250] += 25.0  # one row, one axis, at t = 2.5
+    spiked = Samples(samples.t, samples.force_g, ax, samples.ay, samples.az, samples.gx,
+                     samples.gy, samples.gz)
+    detector = EventDetector()
+    assert not detector._signals(spiked).disturbed[200:300].any()
+    assert kinds(detect_events(spiked)) == ["load"]
+
+
+def test_a_flight_seen_again_from_another_window_is_reported_once() -> None:
+    from hardware.events import LiveEventDetector
+
+    live = LiveEventDetector()
+    live._recent.extend([DroneEvent(2.0, "load", 5.0), DroneEvent(2.49, "lift", 5.0)])
+    assert live._seen(DroneEvent(2.76, "lift", 5.0))  # its start cut elsewhere
+    assert not live._seen(DroneEvent(6.07, "land", 5.0))
+    assert live._seen(DroneEvent(2.01, "load", 5.0))
+    assert not live._seen(DroneEvent(7.5, "load", 9.0))
