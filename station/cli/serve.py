@@ -12,6 +12,7 @@ import shutil
 import socket
 import sys
 import tempfile
+from pathlib import Path
 from typing import Any
 
 from station.cli._output import emit
@@ -38,6 +39,11 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--drone-positions", action="append", default=[], metavar="TABLE=FILE",
                        help="the drone's positions for TABLE, JSON Lines of {\"t\", \"card\"} "
                        "in the drone's clock (until the camera reports them)")
+    serve.add_argument("--camera", action="append", default=[], metavar="TABLE=SOURCE",
+                       help="drive TABLE (created if missing) from its overhead camera: SOURCE "
+                       "is a camera number (0 = first) or a replay (a folder of images or a "
+                       "video); the mats are those of the game started at the table; "
+                       "repeatable")
     serve.add_argument("--gpio-buttons", action="store_true",
                        help="read the referee's start/foul/undo buttons on this Pi's GPIO "
                        "(gpiozero) for the --drone table (one --drone only)")
@@ -148,6 +154,59 @@ def _drone_plan(arguments: argparse.Namespace) -> dict[str, dict[str, Any]]:
     return plan
 
 
+def _camera_plan(arguments: argparse.Namespace) -> dict[str, str]:
+    """Each --camera table and its source, opened once to check it before the server starts."""
+    from station.live.camera import CameraError, open_frames
+
+    sources = _pairs(arguments.camera, "--camera")
+    for table, where in sources.items():
+        try:
+            open_frames(where).close()
+        except CameraError as error:
+            raise InputError(f"--camera: table {table!r}: {error}") from None
+    return sources
+
+
+def _camera_loop(cameras: dict[str, str]) -> Any:
+    """The background task of ``serve --camera``: one thread per camera table until shutdown."""
+    import asyncio
+    import threading
+
+    from station.live.camera import attach
+
+    async def background(services: Any) -> None:
+        stop = threading.Event()
+
+        async def one(table: str, where: str) -> None:
+            try:
+                await asyncio.to_thread(attach, services.station, table, where, stop=stop)
+            except Exception:
+                logging.getLogger("packref").exception("the camera of table %s stopped", table)
+                print(f"packref: the camera of table {table} stopped (see logs/station.log)",
+                      file=sys.stderr)
+
+        try:
+            await asyncio.gather(*(one(table, where) for table, where in cameras.items()))
+        finally:
+            stop.set()
+
+    return background
+
+
+def _together(*loops: Any) -> Any:
+    """One background task running every given loop (None: no loop at all)."""
+    import asyncio
+
+    running = [loop for loop in loops if loop is not None]
+    if not running:
+        return None
+
+    async def background(services: Any) -> None:
+        await asyncio.gather(*(loop(services) for loop in running))
+
+    return background
+
+
 def _drone_loop(plan: dict[str, dict[str, Any]], arguments: argparse.Namespace) -> Any:
     """The background task of ``serve --drone``: one thread per drone table until shutdown."""
     import asyncio
@@ -182,15 +241,19 @@ def run_serve(arguments: argparse.Namespace) -> int:
     from station.config import load_settings
 
     drones = _drone_plan(arguments)
+    cameras = _camera_plan(arguments)
     settings = load_settings(arguments.data, arguments.db)
     _log_to_file(settings)
     listener = _listen(arguments.host, arguments.port)
     services = build_services(settings)
-    app = create_app(services, _drone_loop(drones, arguments) if drones else None)
+    app = create_app(services, _together(_drone_loop(drones, arguments) if drones else None,
+                                         _camera_loop(cameras) if cameras else None))
     extra: dict[str, Any] = {
         "database": services.database.engine.url.render_as_string(hide_password=True)}
     if drones:
         extra["drones"] = {table: drone["port"] for table, drone in drones.items()}
+    if cameras:
+        extra["cameras"] = cameras
     _announce(_url(listener, arguments.host), settings, extra)
     try:
         _run_server(app, listener)
@@ -227,11 +290,13 @@ def run_demo(arguments: argparse.Namespace) -> int:
 
     if arguments.speed <= 0:
         raise InputError("--speed: must be more than 0")
-    recordings = demo_recordings()
-    if not recordings:
-        raise InputError("no game is registered, so there is nothing to replay")
     data = arguments.data or tempfile.mkdtemp(prefix="packref-demo-")
     settings = load_settings(data)
+    recordings = demo_recordings(data_dir=Path(settings.data_dir))
+    if not recordings:
+        if not arguments.data:
+            shutil.rmtree(data, ignore_errors=True)
+        raise InputError("no game is registered, so there is nothing to replay")
     _log_to_file(settings)
     listener = _listen(arguments.host, arguments.port)
     services = build_services(settings)

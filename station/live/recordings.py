@@ -116,11 +116,14 @@ def record_random_game(game_name: str, seed: int, players: list[str] | None = No
     return recording
 
 
-def demo_recordings(directory: Path = DEMO_DIR) -> list[Recording]:
+def demo_recordings(directory: Path = DEMO_DIR, data_dir: Path | None = None) -> list[Recording]:
     """One recording per registered game: from ``directory`` if there, else made now.
 
-    A drone demo (``NAME.drone.json``: committed serial captures played through the
-    link replay, the live detector and the game's live referee, see
+    With ``data_dir``, a camera script (``camera/NAME.json``: a seeded game whose
+    frames are rendered into ``data_dir/camera/NAME`` and read by the camera
+    source, see :mod:`station.live.camera_fixtures`) comes first. A drone demo
+    (``NAME.drone.json``: committed serial captures played through the link
+    replay, the live detector and the game's live referee, see
     :func:`station.live.drone.drone_recording`) comes before a declared ``NAME.jsonl``.
     """
     from station.live.drone import drone_recording
@@ -128,7 +131,12 @@ def demo_recordings(directory: Path = DEMO_DIR) -> list[Recording]:
     recordings = []
     for name in game_names():
         drone, path = directory / f"{name}.drone.json", directory / f"{name}.jsonl"
-        if drone.exists():
+        camera = directory / "camera" / f"{name}.json"
+        if data_dir is not None and camera.exists():
+            from station.live.camera_fixtures import camera_recording
+
+            recordings.append(camera_recording(camera, data_dir))
+        elif drone.exists():
             recordings.append(drone_recording(drone))
         else:
             recordings.append(Recording.read(path) if path.exists()

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from station.live.recordings import demo_recordings
 from station.live.station import Station
@@ -88,7 +89,8 @@ def test_the_demo_plays_every_recording_through_the_live_loop_once(tmp_path: Pat
     assert summary["games"] == len(summary["tables"]) >= 1
     database = open_database(f"sqlite:///{tmp_path / 'packref.sqlite3'}")
     station = Station(EventStore(database))
-    recorded = {f"demo-{recording.game}": recording for recording in demo_recordings()}
+    recorded = {f"demo-{recording.game}": recording
+                for recording in demo_recordings(data_dir=tmp_path)}
     for table_id in summary["tables"]:
         snapshot = station.snapshot(table_id)
         assert snapshot["game"]["over"], table_id  # every recorded game ran to its end
@@ -106,7 +108,27 @@ def test_the_demo_plays_every_recording_through_the_live_loop_once(tmp_path: Pat
                           "load", "land", "load", "land", "load", "touch"]
     readings = station.snapshot("demo-pick-n-packers")["readings"]
     assert readings and all(r["observation"]["kind"].startswith("drone-") for r in readings)
+    # The tile games are played by camera replays rendered into the data directory.
+    for game, kind in (("small-warehouse", "warehouses"), ("moving-day", "vehicles"),
+                       ("removal", "truck")):
+        check_camera_table(station, recorded[f"demo-{game}"], kind, tmp_path / "camera" / game)
     database.close()
+
+
+def check_camera_table(station: Station, recording: Any, kind: str, frames: Path) -> None:
+    """A camera demo table: its actions came from the camera (or declared where the camera
+    cannot see them), and its scores are the engine's for the recorded script."""
+    from station.live.camera_fixtures import replay_script
+
+    script = recording.script
+    table_id = f"demo-{script['game']}"
+    assert {s.player: s.total for s in replay_script(script).scores()} == recording.final_scores
+    events = station.store.events(table_id)
+    causes = {e.seq: e.payload["observation"]["kind"] for e in events if e.kind == "observation"}
+    sources = [causes[e.payload["cause"]] for e in events if e.kind == "action"]
+    assert sources.count(kind) == sum(step["camera"] for step in script["steps"]) > 0
+    assert sources.count("declared") == len(script["steps"]) - sources.count(kind)
+    assert len(list(frames.glob("*.jpg"))) > len(script["steps"])  # photos of every state
 
 
 def test_serve_drone_options_are_checked_before_the_server_starts(cli, tmp_path: Path) -> None:
@@ -119,10 +141,14 @@ def test_serve_drone_options_are_checked_before_the_server_starts(cli, tmp_path:
         (["--drone-positions", f"b={positions}"], "table 'b' has no --drone"),
         (["--drone", "b=/dev/x", "--drone-positions", f"b={positions}"], "line 1"),
         (["--gpio-buttons"], "exactly one --drone"),
+        (["--camera", "t1"], "--camera: write TABLE=VALUE"),
+        (["--camera", f"t1={tmp_path / 'nowhere'}"], "nowhere: no such file or folder"),
+        (["--camera", f"t1={tmp_path}"], "no images in this folder"),
     ]
     for arguments, message in cases:
         result = cli("serve", "--port", "0", "--data", data, *arguments)
         assert result.status == 2 and message in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1  # one line, before the server
 
 
 def test_serve_drives_a_table_from_its_drones_serial_link(tmp_path: Path) -> None:

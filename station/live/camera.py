@@ -1,0 +1,354 @@
+"""The camera source: a table's observations from its overhead camera (or a replay of one).
+
+Frames come from a camera (an index) or a replay (a folder of images in name
+order, or a video file). The vision reader (one :class:`vision.Reader`, its
+detector reused for every frame) reads the mats of the table's game; the
+stability filter (``vision.stability``: ``K`` equal frames, a mat's last good
+pose kept while a hand hides its markers) passes on what holds still; the
+game's reader (``vision.games``) turns those mats into what the game needs,
+tags resolved to pieces through :mod:`station.tags`. The table is told only
+when a game observation *changes*, in the camera referees' formats::
+
+    {"kind": "warehouses", "warehouses": [...]}           # Small Warehouse
+    {"kind": "vehicles", "players": [...]}                # Moving Day
+    {"kind": "truck", "player": "Ana", "found": True, "tiles": [...], ...}  # Removal
+    {"kind": "drone-position", "t": 7.5, "card": 1}       # Pick 'n Packers' drone
+
+Which mat is whose comes from the printable kit (``packref kit``, table 0 of
+1 unless told): Small Warehouse player *n* lies on the *n*-th warehouse mat,
+Moving Day player *n* on the *n*-th set of vehicle mats, Removal player *n* on
+truck *n*'s frame, and Pick 'n Packers' shop on the shop grid.
+
+Time stamps (``t``, seconds from the source's start): frame index / ``fps``
+for replays, the monotonic clock for cameras (``clock``, one small seam).
+
+Example::
+
+    layout = camera_layout("small-warehouse", ["Ana", "Ben"])
+    for item in CameraSource(open_frames("/tmp/frames/small-warehouse"), layout, fps=3.0):
+        print(item.to_json())
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from station.live.sources import Timed, hand_on
+from station.live.station import Station, UnknownTable
+
+LOG = logging.getLogger("packref.camera")
+Clock = Callable[[], float]
+CAMERA_GAMES = ("small-warehouse", "moving-day", "removal", "pick-n-packers")
+DEFAULT_STABLE = 3
+
+
+class CameraError(ValueError):
+    """A camera, replay or layout that cannot be used; the message says why in one line."""
+
+
+# ------------------------------------------------------------------------ the mats
+@dataclass
+class CameraLayout:
+    """Which mats to read for a game, whose each one is, and how tags map to pieces.
+
+    ``roles``: Small Warehouse and Removal ``{player: mat}``, Moving Day
+    ``{player: {vehicle: mat}}``, Pick 'n Packers ``{"shop": mat}``.
+    """
+
+    game: str
+    players: list[str]
+    specs: list[Any]  # vision.layout.MatSpec
+    roles: dict[str, Any]
+    tags: dict[int, dict[str, str]] = field(default_factory=dict)
+    shapes: dict[str, list[str]] = field(default_factory=dict)
+    card_numbers: dict[str, int] = field(default_factory=dict)
+
+
+def _catalogues() -> dict[str, dict[str, Any]]:
+    from rules.catalogue import default_catalogue
+
+    return {game: default_catalogue(game) for game in CAMERA_GAMES if game != "small-warehouse"}
+
+
+def _kit_mats(catalogues: dict[str, Any], game: str, table: int, tables: int) -> list[Any]:
+    """The kit's mats of ``game`` for table ``table`` of ``tables`` (as ``packref kit`` prints)."""
+    from station.cli.kit import mat_requests
+    from vision.errors import KitError
+    from vision.kit import plan_mats, table_numbers
+
+    try:
+        numbers = table_numbers(table, tables)
+        requests = mat_requests(catalogues, len(numbers), 20.0, 20.0, 70.0)
+        return [mat for mat in plan_mats(requests, numbers) if mat.request.game == game]
+    except KitError as error:
+        raise CameraError(f"kit: {error}") from None
+
+
+def _roles(game: str, players: list[str], mats: list[Any]) -> tuple[dict[str, Any], list[Any]]:
+    """Who owns which of the kit's mats; the mats used."""
+    if game == "pick-n-packers":
+        return {"shop": mats[0].spec.id}, [mats[0].spec]
+    if game == "moving-day":
+        vehicles = list(dict.fromkeys(mat.request.label.split()[-1] for mat in mats))
+        sets = [mats[i:i + len(vehicles)] for i in range(0, len(mats), len(vehicles))]
+        if len(players) > len(sets):
+            raise CameraError(f"moving-day: the kit has vehicle mats for {len(sets)} players, "
+                              f"not {len(players)}")
+        roles = {player: {mat.request.label.split()[-1]: mat.spec.id for mat in sets[index]}
+                 for index, player in enumerate(players)}
+        return roles, [mat.spec for group in sets[:len(players)] for mat in group]
+    if len(players) > len(mats):
+        raise CameraError(f"{game}: the kit has mats for {len(mats)} players, "
+                          f"not {len(players)}")
+    return ({player: mats[index].spec.id for index, player in enumerate(players)},
+            [mat.spec for mat in mats[:len(players)]])
+
+
+def camera_layout(game: str, players: list[str], table: int = 0, tables: int = 1) -> CameraLayout:
+    """The mats, owners and tags of ``game`` played by ``players`` at kit table ``table``."""
+    from station.tags import assign_tags, tags_for_game
+
+    if game not in CAMERA_GAMES:
+        raise CameraError(f"the camera does not read {game!r} (it reads {', '.join(CAMERA_GAMES)})")
+    catalogues = _catalogues()
+    roles, specs = _roles(game, list(players), _kit_mats(catalogues, game, table, tables))
+    layout = CameraLayout(game, list(players), specs, roles,
+                          tags_for_game(assign_tags(catalogues), game))
+    if game == "removal":
+        layout.shapes = {item["id"]: list(item["shape"]) for kind in ("items", "boxes")
+                         for item in catalogues["removal"].get(kind, [])}
+    if game == "pick-n-packers":
+        layout.card_numbers = {card["id"]: int(card["number"])
+                               for card in catalogues["pick-n-packers"]["shop_cards"]}
+    return layout
+
+
+# ------------------------------------------------------------ mats → game observations
+class GameReader:
+    """Turns stable mat readings into the game's observations, keeping what each reader needs."""
+
+    def __init__(self, layout: CameraLayout) -> None:
+        self.layout = layout
+        self.shop: list[list[str | None]] | None = None  # the last shop layout seen
+
+    def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
+        """Each game observation the mats show, by a key (one per truck for Removal)."""
+        from vision.games.moving_day import read_vehicles
+        from vision.games.removal import read_truck
+        from vision.games.small_warehouse import read_warehouses
+
+        layout = self.layout
+        mats = [_in_order(mat) for mat in mats]
+        if layout.game == "small-warehouse":
+            return {"warehouses": {"kind": "warehouses",
+                                   "warehouses": read_warehouses(mats, layout.roles)}}
+        if layout.game == "moving-day":
+            return {"vehicles": {"kind": "vehicles",
+                                 "players": read_vehicles(mats, layout.roles, layout.tags)}}
+        if layout.game == "removal":
+            found = {mat["id"]: mat for mat in mats}
+            return {f"truck:{player}": {"kind": "truck", "player": player,
+                                        **read_truck(found.get(mat_id, {"found": False}),
+                                                     layout.tags, layout.shapes)}
+                    for player, mat_id in layout.roles.items()}
+        return self._drone(mats, t)
+
+    def _drone(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
+        """Pick 'n Packers: the card under the drone, as a drone position."""
+        from vision.games.pick_n_packers import read_shop
+
+        mat = next((m for m in mats if m["id"] == self.layout.roles["shop"]), {"found": False})
+        shop = read_shop(mat, self.layout.tags, previous=self.shop)
+        if not shop.get("found"):
+            return {}
+        self.shop = shop["cards"]
+        drone = shop.get("drone") or {}
+        number = self.layout.card_numbers.get(drone.get("card") or "")
+        if number is None:
+            return {}
+        return {"drone": {"kind": "drone-position", "t": round(t, 3), "card": number}}
+
+
+def _in_order(mat: dict[str, Any]) -> dict[str, Any]:
+    """The mat with its tags by place (the detector's order varies from frame to frame)."""
+    if not mat.get("tags"):
+        return mat
+    return {**mat, "tags": sorted(mat["tags"], key=lambda t: (t["row"], t["col"], t["id"]))}
+
+
+# ---------------------------------------------------------------------------- frames
+def open_frames(where: str | int) -> Any:
+    """A vision frame source: a camera index (``0``, ``"1"``), or a replay folder or video.
+
+    Raises :class:`CameraError` with one line when it cannot be opened.
+    """
+    from vision.errors import SourceError
+    from vision.sources import ReplaySource, open_camera
+
+    text = str(where).strip()
+    try:
+        if text.isdigit():
+            return open_camera(int(text))
+        if not text:
+            raise CameraError("give a camera number or a replay path")
+        return ReplaySource(Path(text))
+    except SourceError as error:
+        raise CameraError(str(error)) from None
+
+
+class _RepeatAwareReader:
+    """A reader that answers a frame identical to the one before without reading it again
+    (a replay's repeated frames; a live camera's frames always differ a little)."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.config = reader.config
+        self.specs = reader.specs
+        self._last: tuple[Any, Any] | None = None
+
+    def observe(self, image: Any, remembered: dict[int, Any] | None = None) -> Any:
+        import numpy as np
+
+        if self._last is not None and self._last[0].shape == image.shape and np.array_equal(
+                self._last[0], image):
+            return self._last[1]
+        observation = self.reader.observe(image, remembered)
+        self._last = (image, observation)
+        return observation
+
+
+class CameraSource:
+    """Timed observations of one table from its frames (see the module).
+
+    ``frames``: any iterable of BGR images (a vision source is closed at the end).
+    ``fps``: replay timing (frame index / fps); without it, ``clock`` (monotonic).
+    """
+
+    def __init__(self, frames: Iterable[Any], layout: CameraLayout, *, fps: float | None = None,
+                 stable_frames: int = DEFAULT_STABLE, clock: Clock = time.monotonic,
+                 stop: threading.Event | None = None) -> None:
+        from vision.reader import Reader
+
+        if fps is not None and fps <= 0:
+            raise CameraError(f"fps must be more than 0, not {fps}")
+        if stable_frames < 1:
+            raise CameraError("the stability filter needs at least 1 frame")
+        self.frames = frames
+        self.layout = layout
+        self.fps = fps
+        self.stable_frames = stable_frames
+        self.clock = clock
+        self.stop = stop or threading.Event()
+        self.reader = _RepeatAwareReader(Reader(layout.specs))  # one detector for every frame
+        self.game = GameReader(layout)
+        self.sent: dict[str, dict[str, Any]] = {}
+
+    def __repr__(self) -> str:
+        timing = f"{self.fps:g} fps" if self.fps else "live"
+        return f"<CameraSource {self.layout.game} {timing} K={self.stable_frames}>"
+
+    def _frames(self) -> Iterator[Any]:
+        for frame in self.frames:
+            if self.stop.is_set():
+                return
+            yield frame
+
+    def __iter__(self) -> Iterator[Timed]:
+        from vision.errors import VisionError
+        from vision.stability import watch
+
+        started = self.clock()
+        try:
+            for stable in watch(self._frames(), self.reader, self.stable_frames):
+                t = stable["frame"] / self.fps if self.fps else self.clock() - started
+                yield from self._changes(stable["mats"], round(t, 3))
+        except VisionError as error:
+            raise CameraError(str(error)) from None
+        finally:
+            close = getattr(self.frames, "close", None)
+            if callable(close):
+                close()
+
+    def _changes(self, mats: list[dict[str, Any]], t: float) -> Iterator[Timed]:
+        """The game observations that differ from the last ones handed on."""
+        for key, observation in self.game.observations(mats, t).items():
+            compared = {k: v for k, v in observation.items() if k != "t"}
+            if self.sent.get(key) == compared:
+                continue
+            self.sent[key] = compared
+            yield Timed(t, observation, "camera")
+
+
+# ------------------------------------------------------------------ to a live table
+def ensure_table(station: Station, table_id: str) -> None:
+    """Create the table (named as its id) if the station has none by that id."""
+    try:
+        station.table(table_id)
+    except UnknownTable:
+        station.create_table(table_id, table_id)
+
+
+def table_layout(station: Station, table_id: str) -> tuple[int, CameraLayout] | None:
+    """The game now played at the table (its event's seq) and its camera layout (None: no game).
+
+    Raises :class:`CameraError` for a game the camera cannot read (or not for so many players).
+    """
+    current = station.refresh(table_id).current  # a game another writer started counts too
+    if current is None:
+        return None
+    return current.seq, camera_layout(current.game.name, list(current.state.players))
+
+
+def _read_game(station: Station, table_id: str, source: CameraSource, game_seq: int,
+               author: str) -> tuple[int, bool]:
+    """Hand the source's items to the table while its game goes on; (items, source ran out)."""
+    handed = 0
+    for item in source:
+        current = station.refresh(table_id).current
+        if current is None or current.seq != game_seq:
+            return handed, False  # another game started: read its mats instead
+        hand_on(station, table_id, item, author)
+        handed += 1
+    return handed, True
+
+
+def attach(station: Station, table_id: str, where: str, *, stop: threading.Event | None = None,
+           stable_frames: int = DEFAULT_STABLE, author: str = "camera",
+           wait_s: float = 2.0) -> int:
+    """Drive a table from its camera until ``stop`` (``packref serve --camera``; blocking).
+
+    The mats are those of the game now started at the table (waiting for one);
+    a new game there starts a new source with its own layout. A replay ends
+    when it runs out, and its errors end it; a camera that fails, or a game it
+    cannot read, is logged and tried again every ``wait_s`` seconds. Returns
+    the observations handed on.
+    """
+    stop = stop or threading.Event()
+    ensure_table(station, table_id)
+    replay = not str(where).strip().isdigit()
+    handed, warned = 0, ""
+    while not stop.is_set():
+        try:
+            game = table_layout(station, table_id)
+            if game is not None:
+                source = CameraSource(open_frames(where), game[1], stable_frames=stable_frames,
+                                      stop=stop)
+                count, ended = _read_game(station, table_id, source, game[0], author)
+                handed += count
+                if ended and replay:
+                    return handed
+                continue
+        except CameraError as error:
+            if replay:
+                raise
+            if str(error) != warned:
+                LOG.warning("table %s: %s; trying again every %g s", table_id, error, wait_s)
+                warned = str(error)
+        stop.wait(wait_s)
+    return handed
