@@ -15,7 +15,9 @@ import argparse
 import importlib
 import os
 import pkgutil
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Sequence
 
@@ -46,8 +48,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``packref`` with ``argv`` (default ``sys.argv[1:]``) and return the exit status."""
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM (a service manager stopping the station) ends a command the way
+        # Ctrl-C does, so its clean-up runs: the database is closed, temporary
+        # folders and half-written outputs are removed.
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         parser = build_parser()
         arguments = parser.parse_args(argv)

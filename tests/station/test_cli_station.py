@@ -180,3 +180,17 @@ def test_serve_drives_a_table_from_its_drones_serial_link(tmp_path: Path) -> Non
     assert game["state"]["results"] == [{"pilots": ["Ana", "Ben"], "reached": 2,
                                          "speculations": {"Cas": 1}, "ending": "fall"}]
     database.close()
+
+
+def test_a_terminated_demo_removes_its_temporary_folder() -> None:
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "station", "demo", "--port", "0"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        data = Path(json.loads(demo.stdout.readline())["data"])
+        assert data.is_dir()
+    finally:
+        demo.terminate()
+        _, errors = demo.communicate(timeout=30)
+    assert demo.returncode == 130, errors
+    assert not data.exists()
