@@ -107,3 +107,81 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
     assert screenshot.stat().st_size > 10_000
     if os.environ.get("PACKREF_SCREENSHOTS"):
         shutil.copy(screenshot, Path(os.environ["PACKREF_SCREENSHOTS"]) / screenshot.name)
+
+
+def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
+                                                             tmp_path: Path) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tournaments", json={"name": "Spring Cup", "players": ["Ana", "Ben", "Dee"],
+                                       "tie_breakers": ["wins", "points"]}).raise_for_status()
+    game = api.post("/api/tournaments/spring-cup/games",
+                    json={"round": 1, "players": ["Dee", "Ana"]}).json()
+
+    def standings(page) -> list[str]:
+        return page.locator("#standings tbody tr").all_inner_texts()
+
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        sent: list[tuple[str, str, str | None, str | None]] = []
+        page.on("request", lambda r: sent.append(
+            (r.method, r.url, r.post_data, r.headers.get("authorization"))))
+        with page.expect_response(lambda r: r.url.endswith("/api/tournaments/spring-cup")):
+            page.goto(f"{live_server}/tournaments/spring-cup")  # the socket's first "changed"
+        page.wait_for_selector("#live-status.on")  # the WebSocket is open
+        before = standings(page)
+        page.get_by_label("Game").select_option(str(game["id"]))
+        page.get_by_label("Dee", exact=True).fill("31")
+        page.get_by_label("Ana", exact=True).fill("27")
+
+        # a wrong token: the API's refusal is shown and nothing changes
+        page.get_by_label("Organiser token").fill("not-the-token")
+        page.get_by_role("button", name="Save result").click()
+        message = page.locator("#result-message")
+        playwright_api.expect(message).to_contain_text("Not saved (401)")
+        playwright_api.expect(message).to_contain_text("writes need the organiser's token")
+        page.wait_for_timeout(800)
+        assert standings(page) == before
+        assert api.get("/api/tournaments/spring-cup").json()["rounds"][0]["games"][0][
+            "result"] is None
+        wrong = page.locator("#result-message")
+        wrong.screenshot(path=str(tmp_path / "result-refused.png"))
+
+        # the right token: saved, and the standings change live
+        page.get_by_label("Organiser token").fill(TOKEN)
+        page.get_by_role("button", name="Save result").click()
+        playwright_api.expect(message).to_contain_text("Saved: game")
+        first = page.locator("#standings tbody tr").first
+        playwright_api.expect(first).to_contain_text("Dee")
+        playwright_api.expect(first).to_contain_text("31")
+        assert standings(page) != before
+        playwright_api.expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
+        assert page.evaluate("sessionStorage.getItem('packref-organiser-token')") == TOKEN
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+        screenshot = tmp_path / "tournament-result.png"
+        page.screenshot(path=str(screenshot), full_page=True)
+
+        page.reload()  # the token is kept for this tab
+        playwright_api.expect(page.get_by_label("Organiser token")).to_have_value(TOKEN)
+        browser.close()
+    result = api.get("/api/tournaments/spring-cup").json()["rounds"][0]["games"][0]["result"]
+    assert result["scores"] == {"Dee": 31, "Ana": 27} and result["winners"] == ["Dee"]
+    assert result["source"] == "hand"
+    for method, url, body, authorization in sent:  # the token only ever in the header
+        assert TOKEN not in url and TOKEN not in (body or ""), (method, url)
+        if authorization:
+            assert (method, url.endswith(f"/games/{game['id']}/result")) == ("PUT", True)
+    assert script_errors == []
+    assert screenshot.stat().st_size > 10_000
+    if os.environ.get("PACKREF_SCREENSHOTS"):
+        for name in (screenshot.name, "result-refused.png"):
+            shutil.copy(tmp_path / name, Path(os.environ["PACKREF_SCREENSHOTS"]) / name)

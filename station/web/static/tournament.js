@@ -1,10 +1,13 @@
 // A tournament page: on each "changed" from the WebSocket, fetch the standings again (at most
-// every two seconds) and redraw the table.
+// every two seconds) and redraw the table. For the organiser, a form enters a game's result by
+// hand: the token is kept in sessionStorage (this tab only) and sent only in the Authorization
+// header of that request.
 "use strict";
 (function () {
   const root = document.querySelector("[data-tournament]");
   const id = root.dataset.tournament;
   let waiting = false;
+  let current = JSON.parse(document.getElementById("tournament").textContent);
 
   function esc(text) { return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 
@@ -27,6 +30,8 @@
       rounds.innerHTML = t.rounds.map((r) => "<h2>Round " + r.round + "</h2><ul>" + r.games.map(renderGame).join("") + "</ul>").join("") ||
         '<p class="muted">No round yet.</p>';
     }
+    current = t;
+    fillGames();
   }
 
   function refresh() {
@@ -45,4 +50,98 @@
     ws.onclose = () => { status && status.classList.remove("on"); setTimeout(connect, 2000); };
   }
   connect();
+
+  // -- entering a result by hand (the tournament page only, not the projector) --------------
+  const form = document.getElementById("result-form");
+  const tokenInput = document.getElementById("organiser-token");
+  const gameSelect = document.getElementById("result-game");
+  const rows = document.getElementById("result-rows");
+  const message = document.getElementById("result-message");
+  const TOKEN_KEY = "packref-organiser-token";
+
+  function games() { return current.rounds.flatMap((r) => r.games.map((g) => Object.assign({ round: r.round }, g))); }
+  function selectedGame() { return games().find((g) => String(g.id) === gameSelect.value); }
+
+  function say(text, kind) {
+    message.textContent = text;
+    message.className = "message" + (kind ? " " + kind : "");
+  }
+
+  function fillGames() {
+    if (!form) return;
+    const chosen = gameSelect.value;
+    const list = games();
+    gameSelect.innerHTML = list.map((g) => '<option value="' + g.id + '">round ' + g.round + " · game " + g.id + ": " +
+      esc(g.players.join(", ")) + (g.result && g.result.source === "hand" ? " (entered)" : "") + "</option>").join("");
+    if (list.some((g) => String(g.id) === chosen)) gameSelect.value = chosen;
+    document.getElementById("result-save").disabled = list.length === 0;
+    if (list.length === 0) say("No game yet: add one to a round first.", "");
+    if (gameSelect.value !== rows.dataset.game) fillRows();
+  }
+
+  function fillRows() {
+    const game = selectedGame();
+    rows.dataset.game = game ? String(game.id) : "";
+    if (!game) { rows.innerHTML = ""; return; }
+    const hand = game.result && game.result.source === "hand" ? game.result : null;
+    rows.innerHTML = game.players.map((p, i) => {
+      const score = hand ? hand.scores[p] : "";
+      const won = hand && hand.winners.includes(p) ? " checked" : "";
+      return '<div class="score-row"><label class="score-player" for="score-' + i + '">' + esc(p) + "</label>" +
+        '<input type="number" inputmode="numeric" step="1" id="score-' + i + '" data-player="' + esc(p) + '" value="' + esc(score) + '">' +
+        '<label class="winner-box"><input type="checkbox" data-winner="' + esc(p) + '" aria-label="' + esc(p) + ' is a winner"' + won + "> winner</label></div>";
+    }).join("");
+  }
+
+  async function save(event) {
+    event.preventDefault();
+    const game = selectedGame();
+    const token = tokenInput.value.trim();
+    if (!game) return say("Choose a game first.", "error");
+    if (!token) { tokenInput.focus(); return say("Enter the organiser's token first.", "error"); }
+    const scores = {};
+    for (const input of rows.querySelectorAll("input[data-player]")) {
+      if (!/^-?\d+$/.test(input.value.trim())) {
+        input.focus();
+        return say("Enter a whole-number score for " + input.dataset.player + ".", "error");
+      }
+      scores[input.dataset.player] = Number(input.value.trim());
+    }
+    const body = { scores: scores };
+    const winners = Array.from(rows.querySelectorAll("input[data-winner]:checked"), (box) => box.dataset.winner);
+    if (winners.length) body.winners = winners;
+    const button = document.getElementById("result-save");
+    button.disabled = true;
+    say("Saving…", "");
+    try {
+      const response = await fetch("/api/tournaments/" + encodeURIComponent(id) + "/games/" + game.id + "/result", {
+        method: "PUT",
+        headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+        body: JSON.stringify(body),
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (response.ok) {
+        say("Saved: game " + game.id + " — " + Object.entries(answer.result.scores).map(([p, s]) => p + " " + s).join(", ") + ".", "ok");
+        refresh();  // the WebSocket says so too; this is for a page whose socket is down
+      } else {
+        const detail = typeof answer.detail === "string" ? answer.detail : response.statusText;
+        say("Not saved (" + response.status + "): " + detail, "error");
+      }
+    } catch (error) {
+      say("Not saved: the station did not answer (" + error.message + ").", "error");
+    } finally {
+      button.disabled = games().length === 0;
+    }
+  }
+
+  if (form) {
+    tokenInput.value = sessionStorage.getItem(TOKEN_KEY) || "";
+    tokenInput.addEventListener("input", () => {
+      if (tokenInput.value) sessionStorage.setItem(TOKEN_KEY, tokenInput.value);
+      else sessionStorage.removeItem(TOKEN_KEY);
+    });
+    gameSelect.addEventListener("change", () => { fillRows(); say("", ""); });
+    form.addEventListener("submit", save);
+    fillGames();
+  }
 })();
