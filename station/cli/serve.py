@@ -12,6 +12,7 @@ import shutil
 import socket
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -167,30 +168,60 @@ def _camera_plan(arguments: argparse.Namespace) -> dict[str, str]:
     return sources
 
 
-def _camera_loop(cameras: dict[str, str]) -> Any:
-    """The background task of ``serve --camera``: one thread per camera table until shutdown."""
+def _per_table_threads(what: str, runners: dict[str, Callable[[Any, Any], None]]) -> Any:
+    """A background task running ``runners[table](station, stop)`` in one thread per table.
+
+    ``stop`` (a :class:`threading.Event`) is set at shutdown. A runner that fails is
+    logged and reported on stderr as "the WHAT of table T stopped"; the others go on.
+    """
     import asyncio
     import threading
-
-    from station.live.camera import attach
 
     async def background(services: Any) -> None:
         stop = threading.Event()
 
-        async def one(table: str, where: str) -> None:
+        async def one(table: str, runner: Callable[[Any, Any], None]) -> None:
             try:
-                await asyncio.to_thread(attach, services.station, table, where, stop=stop)
+                await asyncio.to_thread(runner, services.station, stop)
             except Exception:
-                logging.getLogger("packref").exception("the camera of table %s stopped", table)
-                print(f"packref: the camera of table {table} stopped (see logs/station.log)",
+                logging.getLogger("packref").exception("the %s of table %s stopped", what, table)
+                print(f"packref: the {what} of table {table} stopped (see logs/station.log)",
                       file=sys.stderr)
 
         try:
-            await asyncio.gather(*(one(table, where) for table, where in cameras.items()))
+            await asyncio.gather(*(one(table, runner) for table, runner in runners.items()))
         finally:
             stop.set()
 
     return background
+
+
+def _camera_loop(cameras: dict[str, str]) -> Any:
+    """The background task of ``serve --camera``: one thread per camera table until shutdown."""
+    from station.live.camera import attach
+
+    def runner(table: str, where: str) -> Callable[[Any, Any], None]:
+        def run(station: Any, stop: Any) -> None:
+            attach(station, table, where, stop=stop)
+        return run
+
+    return _per_table_threads("camera", {table: runner(table, where)
+                                         for table, where in cameras.items()})
+
+
+def _drone_loop(plan: dict[str, dict[str, Any]], arguments: argparse.Namespace) -> Any:
+    """The background task of ``serve --drone``: one thread per drone table until shutdown."""
+    from station.live.drone import attach
+
+    def runner(table: str, settings: dict[str, Any]) -> Callable[[Any, Any], None]:
+        def run(station: Any, stop: Any) -> None:
+            attach(station, table, settings["port"], positions=settings["positions"],
+                   gpio_buttons=arguments.gpio_buttons,
+                   calibration_file=arguments.calibration, stop=stop)
+        return run
+
+    return _per_table_threads("drone", {table: runner(table, settings)
+                                        for table, settings in plan.items()})
 
 
 def _together(*loops: Any) -> Any:
@@ -203,35 +234,6 @@ def _together(*loops: Any) -> Any:
 
     async def background(services: Any) -> None:
         await asyncio.gather(*(loop(services) for loop in running))
-
-    return background
-
-
-def _drone_loop(plan: dict[str, dict[str, Any]], arguments: argparse.Namespace) -> Any:
-    """The background task of ``serve --drone``: one thread per drone table until shutdown."""
-    import asyncio
-    import threading
-
-    from station.live.drone import attach
-
-    async def background(services: Any) -> None:
-        stop = threading.Event()
-
-        async def one(table: str, settings: dict[str, Any]) -> None:
-            try:
-                await asyncio.to_thread(
-                    attach, services.station, table, settings["port"],
-                    positions=settings["positions"], gpio_buttons=arguments.gpio_buttons,
-                    calibration_file=arguments.calibration, stop=stop)
-            except Exception:
-                logging.getLogger("packref").exception("the drone of table %s stopped", table)
-                print(f"packref: the drone of table {table} stopped (see logs/station.log)",
-                      file=sys.stderr)
-
-        try:
-            await asyncio.gather(*(one(table, settings) for table, settings in plan.items()))
-        finally:
-            stop.set()
 
     return background
 
