@@ -116,6 +116,17 @@ class Node:
         """The object's fields as (key, Node) pairs, in document order."""
         return [(key, Node(value, self._child_path(key))) for key, value in self.obj().items()]
 
+    def players(self, key: str = "player", min_length: int = 1) -> list[tuple[str, Node]]:
+        """Each entry of this list with its player's name (``entry[key]``): non-empty, distinct."""
+        entries: list[tuple[str, Node]] = []
+        for entry in self.items(min_length=min_length):
+            name_node = entry[key]
+            name = name_node.string(non_empty=True)
+            if any(name == seen for seen, _ in entries):
+                raise name_node.fail(f"player {name!r} is listed twice")
+            entries.append((name, entry))
+        return entries
+
     def items(self, min_length: int = 0, max_length: int | None = None) -> list[Node]:
         """The elements of this list."""
         if not isinstance(self.value, list):

@@ -25,13 +25,7 @@ from station.jsonin import Node
 def score_document(document: Node) -> dict[str, Any]:
     """The score output of §2 for a checked input document."""
     results: list[tuple[str, LoadScore]] = []
-    seen: set[str] = set()
-    for node in document["players"].items(min_length=1):
-        name_node = node["player"]
-        name = name_node.string(non_empty=True)
-        if name in seen:
-            raise name_node.fail(f"player {name!r} is listed twice")
-        seen.add(name)
+    for name, node in document["players"].players():
         snacks = node["snacks"].integer(0)
         results.append((name, score_load(read_vehicles(node["vehicles"]), snacks)))
     return {"players": [_player_output(name, score) for name, score in results],

@@ -172,11 +172,7 @@ def read_keepsakes(node: Node) -> list[str]:
 def score_document(document: Node) -> dict[str, Any]:
     """The output of ``packref score removal`` for a §5 document."""
     keepsakes = read_keepsakes(document.get("keepsakes", []))
-    player_nodes = document["players"].items(min_length=1)
-    hands = [read_hand(node) for node in player_nodes]
-    for index, hand in enumerate(hands):
-        if hand.player in [other.player for other in hands[:index]]:
-            raise player_nodes[index]["player"].fail(f"{hand.player!r} is listed twice")
+    hands = [read_hand(node) for _, node in document["players"].players()]
     parts = final_parts(hands, keepsakes)
     totals = [sum(part.values()) for part in parts]
     return {

@@ -34,16 +34,8 @@ def score_document(node: Node) -> dict[str, Any]:
 
 def read_warehouses(node: Node) -> list[tuple[str, list[str]]]:
     """(player, grid) of each warehouse; names must be distinct and grids rectangular."""
-    warehouses: list[tuple[str, list[str]]] = []
-    seen: set[str] = set()
-    for entry in node["warehouses"].items(min_length=1):
-        player_node = entry["player"]
-        player = player_node.string(non_empty=True)
-        if player in seen:
-            raise player_node.fail(f"player {player!r} is listed twice")
-        seen.add(player)
-        warehouses.append((player, entry["grid"].grid(GRID_SYMBOLS)))
-    return warehouses
+    return [(player, entry["grid"].grid(GRID_SYMBOLS))
+            for player, entry in node["warehouses"].players()]
 
 
 def _player_output(player: str, score: WarehouseScore) -> dict[str, Any]:

@@ -49,3 +49,12 @@ def test_duplicate_keys_are_refused(tmp_path) -> None:
     twice.write_text('{"speculations": {"Cas": 4, "Cas": 5}}', encoding="utf-8")
     with pytest.raises(InputError, match="'Cas' appears twice"):
         load_json_file(twice)
+
+
+def test_players_are_named_once_each() -> None:
+    entries = Node({"p": [{"player": "Ana"}, {"player": "Ben"}]})["p"].players()
+    assert [name for name, _ in entries] == ["Ana", "Ben"]
+    with pytest.raises(InputError, match=r"^\$\.p\[1\]\.player: player 'Ana' is listed twice"):
+        Node({"p": [{"player": "Ana"}, {"player": "Ana"}]})["p"].players()
+    with pytest.raises(InputError, match=r"^\$\.p: must have at least 1 entries"):
+        Node({"p": []})["p"].players()
