@@ -62,6 +62,10 @@ def load_json_file(path: str | Path) -> Node:
     return Node(document)
 
 
+def _entries(count: int) -> str:
+    return "1 entry" if count == 1 else f"{count} entries"
+
+
 def _type_name(value: Any) -> str:
     if value is None:
         return "null"
@@ -132,9 +136,9 @@ class Node:
         if not isinstance(self.value, list):
             raise self.fail(f"must be a list, not {_type_name(self.value)}")
         if len(self.value) < min_length:
-            raise self.fail(f"must have at least {min_length} entries")
+            raise self.fail(f"must have at least {_entries(min_length)}")
         if max_length is not None and len(self.value) > max_length:
-            raise self.fail(f"must have at most {max_length} entries")
+            raise self.fail(f"must have at most {_entries(max_length)}")
         return [Node(value, f"{self.path}[{index}]") for index, value in enumerate(self.value)]
 
     # -- scalars ------------------------------------------------------------------

@@ -60,7 +60,7 @@ def test_missing_mats_file_is_one_line_status_2(cli, tmp_path) -> None:
 
 @pytest.mark.parametrize(("document", "message"), [
     ({}, "$: missing field 'mats'"),
-    ({"mats": []}, "$.mats: must have at least 1 entries"),
+    ({"mats": []}, "$.mats: must have at least 1 entry"),
     ({"mats": [{"id": 12, "rows": 3, "cols": 3, "kind": "tags"}]}, "$.mats[0].id: must be 0..11"),
     ({"mats": [{"id": 1, "rows": 0, "cols": 3, "kind": "tags"}]}, "$.mats[0].rows: must be 1..40"),
     ({"mats": [{"id": 1, "rows": 2, "cols": "3", "kind": "tags"}]}, "$.mats[0].cols: must be a"),

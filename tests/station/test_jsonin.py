@@ -56,5 +56,5 @@ def test_players_are_named_once_each() -> None:
     assert [name for name, _ in entries] == ["Ana", "Ben"]
     with pytest.raises(InputError, match=r"^\$\.p\[1\]\.player: player 'Ana' is listed twice"):
         Node({"p": [{"player": "Ana"}, {"player": "Ana"}]})["p"].players()
-    with pytest.raises(InputError, match=r"^\$\.p: must have at least 1 entries"):
+    with pytest.raises(InputError, match=r"^\$\.p: must have at least 1 entry"):
         Node({"p": []})["p"].players()
