@@ -196,28 +196,41 @@ def _per_table_threads(what: str, runners: dict[str, Callable[[Any, Any], None]]
     return background
 
 
-def _camera_loop(cameras: dict[str, str]) -> Any:
+def _clock_bridges(drones: dict[str, Any], cameras: dict[str, str]) -> dict[str, Any]:
+    """One clock bridge per table with both a --drone and a --camera (live/clock_bridge.py)."""
+    from station.live.clock_bridge import ClockBridge
+
+    return {table: ClockBridge() for table in drones if table in cameras}
+
+
+def _camera_loop(cameras: dict[str, str], bridges: dict[str, Any] | None = None) -> Any:
     """The background task of ``serve --camera``: one thread per camera table until shutdown."""
     from station.live.camera import attach
 
+    bridges = bridges or {}
+
     def runner(table: str, where: str) -> Callable[[Any, Any], None]:
         def run(station: Any, stop: Any) -> None:
-            attach(station, table, where, stop=stop)
+            attach(station, table, where, stop=stop, bridge=bridges.get(table))
         return run
 
     return _per_table_threads("camera", {table: runner(table, where)
                                          for table, where in cameras.items()})
 
 
-def _drone_loop(plan: dict[str, dict[str, Any]], arguments: argparse.Namespace) -> Any:
+def _drone_loop(plan: dict[str, dict[str, Any]], arguments: argparse.Namespace,
+                bridges: dict[str, Any] | None = None) -> Any:
     """The background task of ``serve --drone``: one thread per drone table until shutdown."""
     from station.live.drone import attach
+
+    bridges = bridges or {}
 
     def runner(table: str, settings: dict[str, Any]) -> Callable[[Any, Any], None]:
         def run(station: Any, stop: Any) -> None:
             attach(station, table, settings["port"], positions=settings["positions"],
                    gpio_buttons=arguments.gpio_buttons,
-                   calibration_file=arguments.calibration, stop=stop)
+                   calibration_file=arguments.calibration, stop=stop,
+                   bridge=bridges.get(table))
         return run
 
     return _per_table_threads("drone", {table: runner(table, settings)
@@ -248,8 +261,10 @@ def run_serve(arguments: argparse.Namespace) -> int:
     _log_to_file(settings)
     listener = _listen(arguments.host, arguments.port)
     services = build_services(settings)
-    app = create_app(services, _together(_drone_loop(drones, arguments) if drones else None,
-                                         _camera_loop(cameras) if cameras else None))
+    bridges = _clock_bridges(drones, cameras)
+    app = create_app(services, _together(
+        _drone_loop(drones, arguments, bridges) if drones else None,
+        _camera_loop(cameras, bridges) if cameras else None))
     extra: dict[str, Any] = {
         "database": services.database.engine.url.render_as_string(hide_password=True)}
     if drones:

@@ -20,7 +20,11 @@ Moving Day player *n* on the *n*-th set of vehicle mats, Removal player *n* on
 truck *n*'s frame, and Pick 'n Packers' shop on the shop grid.
 
 Time stamps (``t``, seconds from the source's start): frame index / ``fps``
-for replays, the monotonic clock for cameras (``clock``, one small seam).
+for replays, the monotonic clock for cameras (``clock``, one small seam). A live
+camera given the table's :class:`~station.live.clock_bridge.ClockBridge` (a table
+with a live drone too) stamps in the **drone stream's clock** instead, once the
+drone has sent a frame (the bridge's offset added to ``clock()``); before that,
+or with no drone, it keeps its own clock.
 
 Example::
 
@@ -39,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from station.live.clock_bridge import ClockBridge
 from station.live.sources import Timed, hand_on
 from station.live.station import Station, UnknownTable
 
@@ -228,11 +233,14 @@ class CameraSource:
 
     ``frames``: any iterable of BGR images (a vision source is closed at the end).
     ``fps``: replay timing (frame index / fps); without it, ``clock`` (monotonic).
+    ``bridge``: without ``fps``, stamp in the drone stream's clock when the bridge
+    knows it (``clock`` must then be the host monotonic clock the drone source uses).
     """
 
     def __init__(self, frames: Iterable[Any], layout: CameraLayout, *, fps: float | None = None,
                  stable_frames: int = DEFAULT_STABLE, clock: Clock = time.monotonic,
-                 stop: threading.Event | None = None) -> None:
+                 stop: threading.Event | None = None,
+                 bridge: ClockBridge | None = None) -> None:
         from vision.reader import Reader
 
         if fps is not None and fps <= 0:
@@ -244,6 +252,7 @@ class CameraSource:
         self.fps = fps
         self.stable_frames = stable_frames
         self.clock = clock
+        self.bridge = bridge
         self.stop = stop or threading.Event()
         self.reader = _RepeatAwareReader(Reader(layout.specs))  # one detector for every frame
         self.game = GameReader(layout)
@@ -266,7 +275,7 @@ class CameraSource:
         started = self.clock()
         try:
             for stable in watch(self._frames(), self.reader, self.stable_frames):
-                t = stable["frame"] / self.fps if self.fps else self.clock() - started
+                t = stable["frame"] / self.fps if self.fps else self._live_time(started)
                 yield from self._changes(stable["mats"], round(t, 3))
         except VisionError as error:
             raise CameraError(str(error)) from None
@@ -275,6 +284,12 @@ class CameraSource:
             if callable(close):
                 close()
 
+    def _live_time(self, started: float) -> float:
+        """A live frame's time: the drone stream's when the bridge knows it, else our own."""
+        now = self.clock()
+        drone_t = self.bridge.to_drone(now) if self.bridge is not None else None
+        return now - started if drone_t is None else drone_t
+
     def _changes(self, mats: list[dict[str, Any]], t: float) -> Iterator[Timed]:
         """The game observations that differ from the last ones handed on."""
         for key, observation in self.game.observations(mats, t).items():
@@ -282,7 +297,15 @@ class CameraSource:
             if self.sent.get(key) == compared:
                 continue
             self.sent[key] = compared
+            if self._forwarded(observation):
+                continue
             yield Timed(t, observation, "camera")
+
+    def _forwarded(self, observation: dict[str, Any]) -> bool:
+        """Whether a live drone position went to the table's drone source (see the bridge)."""
+        return (observation.get("kind") == "drone-position" and self.fps is None
+                and self.bridge is not None and self.bridge.offset() is not None
+                and self.bridge.forward(observation))
 
 
 # ------------------------------------------------------------------ to a live table
@@ -320,14 +343,15 @@ def _read_game(station: Station, table_id: str, source: CameraSource, game_seq: 
 
 def attach(station: Station, table_id: str, where: str, *, stop: threading.Event | None = None,
            stable_frames: int = DEFAULT_STABLE, author: str = "camera",
-           wait_s: float = 2.0) -> int:
+           wait_s: float = 2.0, bridge: ClockBridge | None = None) -> int:
     """Drive a table from its camera until ``stop`` (``packref serve --camera``; blocking).
 
     The mats are those of the game now started at the table (waiting for one);
     a new game there starts a new source with its own layout. A replay ends
     when it runs out, and its errors end it; a camera that fails, or a game it
     cannot read, is logged and tried again every ``wait_s`` seconds. Returns
-    the observations handed on.
+    the observations handed on. ``bridge``: the table's clock bridge when it has a
+    live drone too (used by a camera, not a replay: see :class:`CameraSource`).
     """
     stop = stop or threading.Event()
     ensure_table(station, table_id)
@@ -338,7 +362,7 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
             game = table_layout(station, table_id)
             if game is not None:
                 source = CameraSource(open_frames(where), game[1], stable_frames=stable_frames,
-                                      stop=stop)
+                                      stop=stop, bridge=None if replay else bridge)
                 count, ended = _read_game(station, table_id, source, game[0], author)
                 handed += count
                 if ended and replay:

@@ -36,8 +36,9 @@ import itertools
 import json
 import logging
 import threading
+import time
 import urllib.parse
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -51,6 +52,7 @@ from hardware.errors import HardwareError, LinkError
 from hardware.events import DroneEvent, LiveEventDetector
 from hardware.link import DroneLink
 from hardware.samples import Samples
+from station.live.clock_bridge import ClockBridge
 from station.live.sources import Recording, Timed, hand_on
 from station.live.station import Station, UnknownTable
 
@@ -112,13 +114,19 @@ class DroneSource:
     ``calibration`` defaults to the capture's own, else the ``store``'s entry for
     the board named in its HELLO. ``buttons``: :class:`hardware.gpio.RefereeButtons`
     made with ``clock=source.clock``, or :class:`RecordedButtons`.
+    ``bridge``: the table's :class:`~station.live.clock_bridge.ClockBridge`, told
+    after each read that brought samples the host's ``monotonic`` time of the read
+    and the stream time of its newest sample (so the table's live camera can stamp
+    drone positions in the stream's clock).
     """
 
     def __init__(self, port: str, *, positions: Iterable[dict] = (),
                  buttons: Buttons | None = None, calibration: Calibration | None = None,
                  store: CalibrationStore | None = None, offset: float = 0.0,
                  settle_s: float = 2.0, quiet_s: float = 2.0, chunk_s: float = 0.25,
-                 link: DroneLink | None = None, stop: threading.Event | None = None) -> None:
+                 link: DroneLink | None = None, stop: threading.Event | None = None,
+                 bridge: ClockBridge | None = None,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         self.port = port
         self.link = link or DroneLink(port)
         self.buttons = buttons
@@ -127,6 +135,9 @@ class DroneSource:
         self.offset = offset
         self.settle_s, self.quiet_s, self.chunk_s = settle_s, quiet_s, chunk_s
         self.stop = stop or threading.Event()
+        self.bridge = bridge
+        self.monotonic = monotonic
+        self._lock = threading.Lock()  # the camera's thread adds positions to _pending
         self.ends = urllib.parse.urlsplit(port).scheme == "replay"
         self.detector = LiveEventDetector(settle_s=settle_s)
         self._assembler = SampleAssembler(self.calibration)
@@ -136,10 +147,21 @@ class DroneSource:
         self._clock_seq: int | None = None  # the drone-clock still owed, if any
         self._mass = 0.0
         self._new_rows = 0  # IMU rows taken since the detector was last fed
+        self._newest: float | None = None  # board time of the newest sample of this read
         for position in positions:
             self._queue(position["t"], POSITION, Timed(
                 0.0, {"kind": "drone-position", "t": self._at(position["t"]),
                       "card": int(position["card"])}, "camera"))
+        if bridge is not None:
+            bridge.forward_positions(self.add_position)
+
+    def add_position(self, observation: dict) -> None:
+        """A ``drone-position`` seen by the table's camera, stamped in the stream's clock.
+
+        It waits with the events and is handed on in time order with them.
+        """
+        board_t = float(observation["t"]) - self.offset
+        self._queue(board_t, POSITION, Timed(0.0, dict(observation), "camera"))
 
     def __repr__(self) -> str:
         return f"<DroneSource {self.port} +{self.offset:g}s, {len(self._pending)} waiting>"
@@ -152,9 +174,16 @@ class DroneSource:
         return round(board_t + self.offset, 3)
 
     def _queue(self, board_t: float, order: int, item: Timed) -> int:
-        seq = next(self._seq)
-        heapq.heappush(self._pending, _Pending(board_t, order, seq, item))
+        with self._lock:
+            seq = next(self._seq)
+            heapq.heappush(self._pending, _Pending(board_t, order, seq, item))
         return seq
+
+    def _next_due(self, horizon: float) -> _Pending | None:
+        with self._lock:
+            if self._pending and self._pending[0].t <= horizon:
+                return heapq.heappop(self._pending)
+        return None
 
     # -- the loop ------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Timed]:
@@ -163,11 +192,15 @@ class DroneSource:
             quiet = 0
             while not self.stop.is_set():
                 found = self.link.poll()
+                received = self.monotonic()
                 quiet = 0 if found else quiet + 1
                 if self.ends and quiet >= QUIET_POLLS:
                     break
+                self._newest = None
                 for frame in found:
                     self._take(frame)
+                if self.bridge is not None and self._newest is not None:
+                    self.bridge.note(received, self._newest + self.offset)
                 yield from self._step(final=False)
         yield from self._step(final=True)
 
@@ -177,6 +210,9 @@ class DroneSource:
         except frames.FrameError:
             return
         self._new_rows += frame.kind == frames.SAMPLE_IMU
+        if frame.kind in (frames.SAMPLE_IMU, frames.SAMPLE_LOAD):
+            at = self._assembler.clock.seconds(frame.board_us)  # as add() just unwrapped it
+            self._newest = at if self._newest is None else max(self._newest, at)
         if self._assembler.calibration is None and self._assembler.hello and self.store:
             self._assembler.calibration = self.store.load(self._assembler.hello["board_id"])
 
@@ -228,8 +264,7 @@ class DroneSource:
     def _release(self, horizon: float) -> Iterator[Timed]:
         """Hand on, in time order, what no later sample can come before."""
         now = self._at(self.clock())
-        while self._pending and self._pending[0].t <= horizon:
-            entry = heapq.heappop(self._pending)
+        while (entry := self._next_due(horizon)) is not None:
             observation = entry.item.observation or {}
             if observation.get("kind") == "drone-clock" and entry.seq != self._clock_seq:
                 continue  # another event came first: this clock is no longer owed
@@ -296,16 +331,22 @@ def pump(station: Station, table_id: str, make_source: Any, author: str = "drone
 
 def attach(station: Station, table_id: str, port: str, *, positions: Iterable[dict] = (),
            gpio_buttons: bool = False, calibration_file: str | None = None,
-           stop: threading.Event | None = None, author: str = "drone") -> int:
+           stop: threading.Event | None = None, author: str = "drone",
+           bridge: ClockBridge | None = None) -> int:
     """Drive a table from its drone until ``stop`` (``packref serve --drone``; blocking).
 
     The table is created if it does not exist. ``gpio_buttons`` reads the referee's
     start/foul/undo buttons through gpiozero (:class:`hardware.gpio.RefereeButtons`),
     stamped with the drone stream's clock; a ``replay://`` port ends with its capture.
+    ``bridge``: the table's clock bridge, shared with its live camera (see
+    :mod:`station.live.clock_bridge`); a ``replay://`` capture does not feed it (it
+    plays as fast as it is read, so its arrival times say nothing of its clock).
     """
     ensure_table(station, table_id)
     store = CalibrationStore(calibration_file)
     positions = list(positions)
+    if urllib.parse.urlsplit(port).scheme == "replay":
+        bridge = None
     current: list[DroneSource] = []
     buttons = None
     if gpio_buttons:
@@ -315,7 +356,7 @@ def attach(station: Station, table_id: str, port: str, *, positions: Iterable[di
 
     def make_source() -> DroneSource:
         current[:] = [DroneSource(port, positions=positions, buttons=buttons, store=store,
-                                  stop=stop)]
+                                  stop=stop, bridge=bridge)]
         return current[0]
 
     try:
