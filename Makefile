@@ -21,7 +21,9 @@ node_modules/.installed: package.json
 system-deps:
 	bash scripts/system-deps.sh
 
-demo: setup
+demo:
+	bash scripts/system-deps.sh demo
+	$(MAKE) setup
 	$(BIN)/packref demo
 
 lint: setup

@@ -4,14 +4,17 @@
 # PostgreSQL (the storage suite on a real server).
 set -euo pipefail
 
+# Usage: system-deps.sh [demo]   ("demo": only what `make demo` needs, a Python venv)
 need=()
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
-command -v node >/dev/null 2>&1 || need+=(nodejs)
-command -v npm >/dev/null 2>&1 || need+=(npm)
-command -v socat >/dev/null 2>&1 || need+=(socat)
-[ -x "$(ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | head -n1)" ] || need+=(postgresql)
-command -v python3 >/dev/null 2>&1 || need+=(python3 python3-venv)
+command -v python3 >/dev/null 2>&1 || need+=(python3)
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || need+=(python3-venv)
+if [ "${1:-}" != "demo" ]; then
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v node >/dev/null 2>&1 || need+=(nodejs)
+  command -v npm >/dev/null 2>&1 || need+=(npm)
+  command -v socat >/dev/null 2>&1 || need+=(socat)
+  [ -x "$(ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | head -n1)" ] || need+=(postgresql)
+fi
 
 if [ ${#need[@]} -eq 0 ]; then
   exit 0
