@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +27,7 @@ from station.live.camera import (
 from station.live.hub import Hub
 from station.live.sources import Timed, hand_on
 from station.live.station import Station
-from station.store import EventStore, FixedClock, open_database
+from station.store import EventStore, open_database
 from tests.conftest import REPO
 
 SCRIPT = REPO / "fixtures" / "demo" / "camera" / "small-warehouse.json"
@@ -43,15 +42,6 @@ def replay(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Pa
     assert sum(1 for _ in renderer) == len(renderer.plan)
     assert renderer.done() and renderer.unread == 0
     return script, folder
-
-
-@pytest.fixture
-def station(tmp_path: Path) -> Iterator[Station]:
-    database = open_database(f"sqlite:///{tmp_path / 'station.sqlite3'}")
-    station = Station(EventStore(database, FixedClock()), Hub())
-    station.create_table("Table 1", "t1")
-    yield station
-    database.close()
 
 
 def start(station: Station, script: dict[str, Any]) -> None:

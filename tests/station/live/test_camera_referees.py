@@ -3,29 +3,17 @@ action, and a view the rules refuse becomes a flag with the reason."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from rules import State
 from station.live import translators
 from station.live.hub import Hub
 from station.live.station import Station
-from station.store import EventStore, FixedClock, open_database
+from station.store import EventStore, FixedClock
 from tests.rules import test_referee_moving_day as moving_day
 from tests.rules import test_referee_removal as removal
 from tests.rules import test_referee_small_warehouse as small_warehouse
-
-
-@pytest.fixture
-def station(tmp_path: Path) -> Iterator[Station]:
-    database = open_database(f"sqlite:///{tmp_path / 'station.sqlite3'}")
-    station = Station(EventStore(database, FixedClock()), Hub())
-    station.create_table("Table 1", "t1")
-    yield station
-    database.close()
 
 
 def live_state(station: Station) -> State:
