@@ -1,8 +1,23 @@
 """The shape every game engine shares.
 
-A game is set up from a catalogue of components and a seed; every shuffle is
-made at setup and written into ``setup``, so a game is its setup plus its
-action log, and :meth:`State.replay` rebuilds the state from those two alone.
+A game is set up from a catalogue of components. Every draw is a *chance step*
+whose legal outcomes are the components not yet seen (OpenSpiel's chance nodes,
+adapted to a table dealt by hand):
+
+- a **seeded** game (``deal="seed"``, the default) shuffles at setup and writes
+  the order into ``setup``; the engine takes each outcome from there as soon as
+  the draw happens (:meth:`State.seeded_reveal`), without logging it, so a
+  seeded game is its setup plus its players' actions, exactly as before;
+- a game **dealt by hand** (``deal="table"``, contracts §9) knows no order: each
+  outcome is a ``{"type": "reveal", ...}`` action learnt from what the table
+  shows or entered by a person, checked against :meth:`State.chance_outcomes`
+  and logged like any other action.
+
+Either way :meth:`Game.replay` rebuilds the state from setup and log alone, and
+``data`` (the position) holds only what the table can see, so the same game
+seeded, or dealt by hand with the seed's outcomes entered as reveals, reaches
+the same ``data``. What one player may not see (a hand card) stays out of
+:meth:`State.public_view`.
 
 Actions are plain JSON objects (``dict``) with a ``"type"`` key, so that a
 referee fed by a camera or a sensor, the dashboard and the event store all
@@ -30,6 +45,20 @@ from typing import Any, ClassVar
 from rules.errors import GameOver, IllegalAction
 
 Action = dict[str, Any]
+REVEAL = "reveal"
+DEALS = ("seed", "table")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One legal outcome of a chance step: the reveal action and how many such components
+    are still unseen (its weight when a simulation draws at random)."""
+
+    action: Action
+    count: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": dict(self.action), "count": self.count}
 
 
 @dataclass(frozen=True)
@@ -122,11 +151,18 @@ class Game(ABC):
     def new_game(
         self,
         players: Sequence[str],
-        seed: int,
+        seed: int = 0,
         options: Mapping[str, Any] | None = None,
         catalogue: Mapping[str, Any] | None = None,
+        deal: str = "seed",
     ) -> State:
-        """A new game, shuffled with ``seed``; ``catalogue`` replaces the default components."""
+        """A new game; ``catalogue`` replaces the default components.
+
+        ``deal="seed"`` shuffles with ``seed``; ``deal="table"`` leaves every draw to
+        reveals (the components were shuffled and dealt by hand; ``seed`` is unused).
+        """
+        if deal not in DEALS:
+            raise ValueError(f"deal must be one of {', '.join(DEALS)}, not {deal!r}")
         if not self.min_players <= len(players) <= self.max_players:
             raise ValueError(
                 f"{self.name} takes {self.min_players} to {self.max_players} players, "
@@ -135,7 +171,11 @@ class Game(ABC):
         if len(set(players)) != len(players):
             raise ValueError("player names must be different")
         merged = self.options_with_defaults(options)
-        setup = self.make_setup(list(players), seed, merged, catalogue)
+        if deal == "table":
+            setup = self.make_table_setup(list(players), merged, catalogue)
+            setup["deal"] = "table"
+        else:
+            setup = self.make_setup(list(players), seed, merged, catalogue)
         return self.state_class(self, list(players), merged, setup)
 
     @property
@@ -152,6 +192,15 @@ class Game(ABC):
         catalogue: Mapping[str, Any] | None,
     ) -> dict[str, Any]:
         """Everything random or catalogue-given about a game, as JSON: shuffled decks, layouts."""
+
+    def make_table_setup(
+        self,
+        players: list[str],
+        options: dict[str, Any],
+        catalogue: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        """The setup of a game dealt by hand: the catalogue's components, no order."""
+        raise ValueError(f"{self.name} cannot be dealt by hand yet")
 
     def from_json(self, document: Mapping[str, Any]) -> State:
         """The state written by :meth:`State.to_json`, restored without replaying."""
@@ -195,9 +244,15 @@ class State(ABC):
         self.options = options
         self.setup = json_copy(dict(setup))
         self.log: list[Action] = []
-        self.data: dict[str, Any] = (
-            json_copy(dict(restore)) if restore is not None else self.initial_data()
-        )
+        self.deal: str = self.setup.get("deal", "seed")
+        # Reveals the seed made, as (actions logged before it, reveal): not part of the game's
+        # JSON (replay makes them again), kept so a test can deal the same game by hand.
+        self.seed_reveals: list[tuple[int, Action]] = []
+        if restore is not None:
+            self.data: dict[str, Any] = json_copy(dict(restore))
+        else:
+            self.data = self.initial_data()
+            self._deal_from_seed()
 
     # -- what each game provides ------------------------------------------------
     @abstractmethod
@@ -232,16 +287,74 @@ class State(ABC):
     def winners(self) -> list[str]:
         """The players who win (several when the tie-breaks leave a shared victory)."""
 
+    # -- chance: what each game that draws provides ----------------------------------
+    def is_chance(self) -> bool:
+        """True when the next step is a reveal: nobody may act before it is made."""
+        return False
+
+    def chance_outcomes(self) -> list[Outcome]:
+        """The reveals the rules allow now, each with how many such components are unseen.
+
+        When :meth:`is_chance` is true these are the only legal steps; otherwise they are
+        reveals a person may enter at any time (a face-up card the camera does not see).
+        Empty when nothing is waiting to be revealed.
+        """
+        return []
+
+    def seeded_reveal(self) -> Action | None:
+        """In a seeded game, the reveal the seed gives for the next draw still unseen, or None."""
+        return None
+
+    def unseen(self) -> dict[str, int]:
+        """The components not yet seen (in the draw piles, bags, hidden hands), with counts."""
+        return {}
+
+    def public_view(self) -> dict[str, Any]:
+        """The position as the table sees it (no draw order, no hidden hand); JSON."""
+        return json_copy(self.data)
+
+    def check_reveal(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` unless ``action`` is one of :meth:`chance_outcomes`."""
+        outcomes = self.chance_outcomes()
+        if not any(outcome.action == action for outcome in outcomes):
+            raise IllegalAction(self.reveal_refusal(action, outcomes))
+
+    def reveal_refusal(self, action: Action, outcomes: Sequence[Outcome]) -> str:
+        """Why a reveal is not a legal outcome, in a person's words (games may say more)."""
+        if not outcomes:
+            return "nothing is waiting to be revealed now"
+        return f"{_brief(action)} is not a legal outcome now ({len(outcomes)} are)"
+
     # -- shared behaviour --------------------------------------------------------
     def apply(self, action: Action) -> None:
-        """Apply ``action``, or raise :class:`IllegalAction` and leave the state unchanged."""
+        """Apply ``action``, or raise :class:`IllegalAction` and leave the state unchanged.
+
+        A reveal (``{"type": "reveal", ...}``) must be one of :meth:`chance_outcomes`;
+        any other action is refused while :meth:`is_chance` holds. In a seeded game the
+        draws an action leads to are revealed from the seed straight after it.
+        """
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("an action is an object with a 'type'")
         if self.is_over():
             raise GameOver()
-        self.check(action)
+        if action["type"] == REVEAL:
+            self.check_reveal(action)
+        else:
+            if self.is_chance():
+                raise IllegalAction("a draw must be revealed first: "
+                                    "the next step is the table's, not a player's")
+            self.check(action)
         self.perform(action)
         self.log.append(json_copy(action))
+        self._deal_from_seed()
+
+    def _deal_from_seed(self) -> None:
+        """Reveal every draw the seed already decides (nothing in a game dealt by hand)."""
+        if self.deal != "seed":
+            return
+        while (reveal := self.seeded_reveal()) is not None:
+            self.perform(reveal)
+            self.seed_reveals.append((len(self.log), reveal))
 
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON: setup, action log and the current position."""
@@ -269,6 +382,12 @@ class State(ABC):
     def __repr__(self) -> str:
         turn = "over" if self.is_over() else f"{self.players[self.current_player() or 0]} to act"
         return f"<{type(self).__name__} {self.game.name} after {len(self.log)} actions, {turn}>"
+
+
+def _brief(action: Action) -> str:
+    """A reveal in a few words: its fields other than ``type``."""
+    fields = ", ".join(f"{key} {value}" for key, value in action.items() if key != "type")
+    return f"reveal ({fields})" if fields else "this reveal"
 
 
 def require(condition: bool, reason: str) -> None:

@@ -8,8 +8,8 @@ import random
 import pytest
 
 from rules import IllegalAction, game_names, get_game
-from rules.engine import State
-from rules.playout import play_randomly
+from rules.engine import REVEAL, State
+from rules.playout import play_randomly, random_step
 
 SEEDS = range(4)
 
@@ -103,3 +103,78 @@ def test_rule_notes_list_every_option_with_its_default(name: str) -> None:
         assert any(
             f"`{option}`" in line and json.dumps(default) in line for line in lines
         ), f"docs/rules-notes.md: no line names {name}'s option {option} with its default"
+
+
+# -- chance: games dealt by hand ------------------------------------------------------
+def _deal_by_hand_like(seeded: State) -> State:
+    """The game ``seeded`` plays, dealt by hand: the seed's outcomes entered as reveals."""
+    table = seeded.game.new_game(seeded.players, options=seeded.options, deal="table")
+    reveals = list(seeded.seed_reveals)
+    for step, action in enumerate([*seeded.log, None]):
+        while reveals and reveals[0][0] == step:
+            table.apply(dict(reveals.pop(0)[1]))
+        if action is not None:
+            table.apply(dict(action))
+    return table
+
+
+@pytest.mark.parametrize(("name", "count"), _cases())
+@pytest.mark.parametrize("seed", SEEDS)
+def test_hand_dealt_playout_round_trips_and_replays(name: str, count: int, seed: int) -> None:
+    rng = random.Random(1000 + seed)  # the playout's own generator: the engine has no seed
+    state = get_game(name).new_game(_players(count), deal="table")
+    assert state.deal == "table"
+    steps = 0
+    while not state.is_over():
+        step = random_step(state, rng)
+        state.apply(step)
+        steps += 1
+        if steps % 3 == 0 or state.is_over():
+            assert _round_trip(state) == state
+    assert any(action["type"] == REVEAL for action in state.log)
+    assert state.game.replay(json.loads(json.dumps(state.to_json()))) == state
+    for score in state.scores():
+        assert score.total == sum(score.parts.values()), score
+
+
+@pytest.mark.parametrize(("name", "count"), _cases())
+@pytest.mark.parametrize("seed", SEEDS)
+def test_seeded_game_and_the_same_game_dealt_by_hand_agree(name: str, count: int,
+                                                           seed: int) -> None:
+    seeded = play_randomly(get_game(name).new_game(_players(count), seed=seed),
+                           random.Random(seed))
+    assert all(action["type"] != REVEAL for action in seeded.log)  # seeded logs as before
+    table = _deal_by_hand_like(seeded)
+    assert table.data == seeded.data
+    assert table.public_view() == seeded.public_view()
+    assert table.is_over()
+    assert table.scores() == seeded.scores()
+    assert table.winners() == seeded.winners()
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_reveal_that_is_no_legal_outcome_is_refused_and_changes_nothing(name: str) -> None:
+    game = get_game(name)
+    state = game.new_game(_players(game.min_players), deal="table")
+    outcomes = state.chance_outcomes()
+    assert outcomes, "a game dealt by hand starts with something to reveal"
+    for outcome in outcomes:
+        assert outcome.count >= 1 and outcome.action["type"] == REVEAL
+    state.apply(dict(outcomes[0].action))
+    before = state.to_json()
+    for bogus in (dict(outcomes[0].action), {"type": REVEAL, "component": "no-such-thing"}):
+        if any(outcome.action == bogus for outcome in state.chance_outcomes()):
+            continue  # several copies of that component: revealing it again is legal
+        with pytest.raises(IllegalAction) as raised:
+            state.apply(bogus)
+        assert raised.value.reason
+    assert state.to_json() == before
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_unseen_components_cover_the_outcomes(name: str) -> None:
+    game = get_game(name)
+    state = game.new_game(_players(game.min_players), deal="table")
+    unseen = state.unseen()
+    assert unseen and all(count >= 1 for count in unseen.values())
+    assert sum(outcome.count for outcome in state.chance_outcomes()) >= 1
