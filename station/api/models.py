@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,6 +22,7 @@ class GameStart(Strict):
     players: Annotated[list[Name], Field(min_length=1, max_length=12)]
     seed: Seed | None = None
     options: dict[str, Any] | None = None
+    deal: Literal["seed", "table"] = "seed"
 
 
 class TableCreate(Strict):
@@ -37,6 +38,13 @@ class ObservationIn(Strict):
 
     observation: dict[str, Any]
     source: Annotated[str, Field(min_length=1, max_length=100)] = "api"
+
+
+class RevealIn(Strict):
+    """A chance outcome a person saw at the table: one of the table's legal outcomes."""
+
+    action: dict[str, Any]
+    source: Annotated[str, Field(min_length=1, max_length=100)] = "person"
 
 
 class CorrectionIn(Strict):

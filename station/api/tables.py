@@ -9,7 +9,8 @@ from fastapi import APIRouter, Query, status
 
 from rules import game_names, get_game
 from station.api.deps import StationDep, TokenDep
-from station.api.models import CorrectionIn, GameStart, ObservationIn, TableCreate
+from station.api.models import CorrectionIn, GameStart, ObservationIn, RevealIn, TableCreate
+from station.live.table import chance_summary
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -43,7 +44,8 @@ def create_table(body: TableCreate, station: StationDep, author: TokenDep) -> di
     """Add a table, and start its first game if one is given."""
     if body.game is not None:  # check the game before anything is written
         start = body.game
-        get_game(start.game).new_game(start.players, seed=start.seed or 0, options=start.options)
+        get_game(start.game).new_game(start.players, seed=start.seed or 0, options=start.options,
+                                      deal=start.deal)
     live = station.create_table(body.name, body.id)
     if body.game is not None:
         _start(station, live.info.id, body.game, author)
@@ -52,7 +54,9 @@ def create_table(body: TableCreate, station: StationDep, author: TokenDep) -> di
 
 def _start(station: StationDep, table_id: str, body: GameStart, author: str) -> None:
     seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
-    station.start_game(table_id, body.game, body.players, seed, body.options, author)
+    if body.deal == "table":
+        seed = 0  # dealt by hand: no seed decides anything
+    station.start_game(table_id, body.game, body.players, seed, body.options, author, body.deal)
 
 
 @router.get("/tables/{table_id}")
@@ -78,6 +82,30 @@ def legal_actions(table_id: str, station: StationDep,
         return {"actions": [], "total": 0}
     actions = live.current.state.legal_actions()
     return {"actions": actions[:limit], "total": len(actions)}
+
+
+@router.get("/tables/{table_id}/outcomes")
+def chance_outcomes(table_id: str, station: StationDep,
+                    limit: int = Query(500, ge=1, le=5000)) -> dict[str, Any]:
+    """The reveals the table may enter now (contracts §9's picker), each with how many such
+    components are unseen; ``waiting`` when play cannot go on before one is made."""
+    live = station.refresh(table_id)
+    if live.current is None:
+        return {"waiting": False, "outcomes": [], "total": 0, "unseen": 0}
+    state = live.current.state
+    summary = chance_summary(state)
+    outcomes = [] if state.is_over() else state.chance_outcomes()
+    return {"waiting": summary["waiting"], "unseen": summary["unseen"], "total": len(outcomes),
+            "outcomes": [outcome.to_json() for outcome in outcomes[:limit]]}
+
+
+@router.post("/tables/{table_id}/reveals", status_code=status.HTTP_201_CREATED)
+def post_reveal(table_id: str, body: RevealIn, station: StationDep,
+                author: TokenDep) -> dict[str, Any]:
+    """A chance outcome a person entered: applied if it is a legal outcome, else flagged at
+    the table and answered 422 with the engine's reason (nothing else changes)."""
+    events = station.reveal(table_id, body.action, author, body.source)
+    return {"events": [event.to_json() for event in events]}
 
 
 @router.post("/tables/{table_id}/games", status_code=status.HTTP_201_CREATED)

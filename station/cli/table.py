@@ -35,6 +35,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("--players", help="comma-separated player names (with --game)")
     add.add_argument("--seed", type=int, help="the game's seed (default: random)")
     add.add_argument("--options", help="the game's options as a JSON object")
+    add.add_argument("--deal", choices=("seed", "table"), default="seed",
+                     help="seed: the station shuffles (default); table: the components were "
+                          "shuffled and dealt by hand, and every draw is learnt at the table")
     _storage_options(add)
     add.set_defaults(run=run_add)
     listing = commands.add_parser("list", help="every table, one JSON line each")
@@ -93,12 +96,18 @@ def run_add(arguments: argparse.Namespace) -> int:
     station = open_station(arguments)
     players, options = ([], None) if not arguments.game else _game_arguments(arguments)
     seed = arguments.seed if arguments.seed is not None else secrets.randbelow(2**31)
+    if arguments.deal == "table":
+        if arguments.seed is not None:
+            raise InputError("--seed: a game dealt by hand (--deal table) has no seed")
+        seed = 0
     try:
         if arguments.game:  # check the game before anything is written
-            get_game(arguments.game).new_game(players, seed=seed, options=options)
+            get_game(arguments.game).new_game(players, seed=seed, options=options,
+                                              deal=arguments.deal)
         live = station.create_table(arguments.name, arguments.id)
         if arguments.game:
-            station.start_game(live.info.id, arguments.game, players, seed, options, "cli")
+            station.start_game(live.info.id, arguments.game, players, seed, options, "cli",
+                               arguments.deal)
     except (RulesError, ValueError, StoreConflict) as error:
         raise InputError(f"table add: {error}") from None
     emit(_summary(station, live.info.id))

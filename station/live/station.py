@@ -13,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from rules import Action
+from rules import Action, IllegalAction
 from station.live.hub import Hub
 from station.live.table import LiveTable
 from station.store import Event, EventStore, StoreConflict
@@ -90,8 +90,24 @@ class Station:
         return self._tables[table_id]
 
     def start_game(self, table_id: str, game: str, players: list[str], seed: int,
-                   options: dict[str, Any] | None, author: str) -> list[Event]:
-        return self._write(table_id, lambda t: t.plan_game(game, players, seed, options), author)
+                   options: dict[str, Any] | None, author: str,
+                   deal: str = "seed") -> list[Event]:
+        """Start a game; ``deal="table"`` when the components were dealt by hand (§9)."""
+        return self._write(table_id, lambda t: t.plan_game(game, players, seed, options, deal),
+                           author)
+
+    def reveal(self, table_id: str, action: Action, author: str,
+               source: str = "person") -> list[Event]:
+        """A chance outcome a person entered (a card drawn, a present under a shop card).
+
+        Stored as an observation, like a camera's; a reveal that is no legal outcome is
+        flagged and raises :class:`~rules.IllegalAction` with the engine's reason.
+        """
+        events = self.observe(table_id, {"kind": "reveal", "action": action}, source, author)
+        refused = [event for event in events if event.kind == "flag"]
+        if refused:
+            raise IllegalAction(refused[0].payload.get("reason", "not a legal outcome"))
+        return events
 
     def observe(self, table_id: str, observation: dict[str, Any], source: str,
                 author: str) -> list[Event]:

@@ -45,6 +45,15 @@ def _reason(error: Exception, where: str) -> str:
     return f"the {where} could not read this ({type(error).__name__}: {error})"
 
 
+def chance_summary(state: State) -> dict[str, Any]:
+    """What the table still has to show: whether play waits for a reveal, how many
+    reveals could be entered now, and how many components are unseen."""
+    if state.is_over():
+        return {"waiting": False, "outcomes": 0, "unseen": 0}
+    return {"waiting": state.is_chance(), "outcomes": len(state.chance_outcomes()),
+            "unseen": sum(state.unseen().values())}
+
+
 class TableRefusal(Exception):
     """A referee's request that cannot be carried out (no such flag, nothing to undo...)."""
 
@@ -71,7 +80,9 @@ class CurrentGame:
             "over": over,
             "current_player": None if over else state.current_player(),
             "actions": len(state.log),
-            "state": state.to_json()["state"],
+            "deal": state.deal,
+            "chance": chance_summary(state),
+            "state": state.public_view(),
             "view": present(state),
             "scores": [{"player": s.player, "total": s.total, "parts": dict(s.parts)}
                        for s in state.scores()],
@@ -107,13 +118,15 @@ class LiveTable:
 
     # -- deciding what new events to write ---------------------------------------------
     def plan_game(self, game_name: str, players: list[str], seed: int,
-                  options: Mapping[str, Any] | None) -> list[tuple[str, dict[str, Any]]]:
+                  options: Mapping[str, Any] | None,
+                  deal: str = "seed") -> list[tuple[str, dict[str, Any]]]:
         """The event starting a new game (raises ValueError/UnknownGame on bad setup)."""
         game = get_game(game_name)
-        state = game.new_game(players, seed=seed, options=options)
+        state = game.new_game(players, seed=seed, options=options, deal=deal)
         document = state.to_json()
         return [("game", {"game": game.name, "players": document["players"], "seed": seed,
-                          "options": document["options"], "setup": document["setup"]})]
+                          "deal": state.deal, "options": document["options"],
+                          "setup": document["setup"]})]
 
     def plan_observation(self, observation: dict[str, Any],
                          source: str) -> list[tuple[str, dict[str, Any]]]:

@@ -19,9 +19,11 @@ observations; when a station restarts, the stored observations are fed to a
 fresh translator again (its output then ignored) to rebuild that memory, so
 it must be deterministic.
 
-Every game understands one observation kind without a translator:
+Every game understands two observation kinds without a translator:
 ``{"kind": "declared", "action": {...}}`` — an action declared by a referee's
-button or a recorded demo — which goes through unchanged.
+button or a recorded demo — which goes through unchanged, and
+``{"kind": "reveal", "action": {"type": "reveal", ...}}`` — a chance outcome a
+person entered from the table page's picker (contracts §9) — likewise.
 """
 
 from __future__ import annotations
@@ -32,7 +34,10 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from rules import Action, State
+from rules import Action, IllegalAction, State
+from rules.engine import REVEAL
+
+PASSED_THROUGH = ("declared", "reveal")  # observation kinds that carry their action as it is
 
 
 class Translator(Protocol):
@@ -121,9 +126,14 @@ class TableTranslator:
         return bool(getattr(self.inner, "held", None))
 
     def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
-        if observation.get("kind") == "declared":
+        kind = observation.get("kind")
+        if kind in PASSED_THROUGH:
             action = observation.get("action")
-            return [dict(action)] if isinstance(action, dict) else []
+            if not isinstance(action, dict):
+                return []
+            if kind == "reveal" and action.get("type") != REVEAL:
+                raise IllegalAction("a reveal observation carries an action of type 'reveal'")
+            return [dict(action)]
         if self.inner is None:
             return []
         return list(self.inner.translate(state, observation))

@@ -16,7 +16,7 @@ import pytest
 from rules import registry
 from station.config import Settings, TokenCheck, hash_token
 from station.store import Database, FixedClock, open_database
-from tests.station.toy import TOY, RaceGame
+from tests.station.toy import DRAW_TOY, TOY, DrawGame, RaceGame
 
 TOKEN = "test-organiser-token"
 
@@ -28,6 +28,15 @@ def toy_game() -> Iterator[str]:
     registry.register(RaceGame())
     yield TOY
     registry._GAMES.pop(TOY, None)
+
+
+@pytest.fixture
+def draw_game() -> Iterator[str]:
+    """The toy game with draws (a chance step before every turn), registered for the test."""
+    registry._discover()
+    registry.register(DrawGame())
+    yield DRAW_TOY
+    registry._GAMES.pop(DRAW_TOY, None)
 
 
 # -- PostgreSQL: a throwaway cluster started by the tests themselves ------------------------
