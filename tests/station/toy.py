@@ -88,7 +88,8 @@ class DrawState(State):
 
     def unseen(self) -> dict[str, int]:
         seen: dict[str, int] = {}
-        for card in [*sum(self.data["taken"], []), self.data["face_up"]]:
+        taken = [card for cards in self.data["taken"] for card in cards]
+        for card in [*taken, self.data["face_up"]]:
             if card is not None:
                 seen[card] = seen.get(card, 0) + 1
         return {card: count - seen.get(card, 0) for card, count in DECK.items()
