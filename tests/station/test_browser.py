@@ -185,3 +185,37 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
     if os.environ.get("PACKREF_SCREENSHOTS"):
         for name in (screenshot.name, "result-refused.png"):
             shutil.copy(tmp_path / name, Path(os.environ["PACKREF_SCREENSHOTS"]) / name)
+
+
+def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": draw_game, "players": ["Ana", "Ben"], "deal": "table"}}).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        picker = page.get_by_label("Pick what was drawn or turned up")
+        playwright_api.expect(picker.locator("option")).to_have_count(3)
+        assert picker.locator("option").all_inner_texts() == [
+            "card c1 (2 unseen)", "card c2 (2 unseen)", "card c3"]
+        playwright_api.expect(page.locator("#reveal-why")).to_contain_text("waits")
+        page.locator("#referee summary").click()  # the token lives with the referee's tools
+        page.get_by_label("organiser token").fill(TOKEN)
+        picker.select_option(label="card c3")
+        page.get_by_role("button", name="reveal", exact=True).click()
+        playwright_api.expect(page.locator("#reveal-box")).to_be_hidden()  # nothing to reveal
+        browser.close()
+    state = api.get("/api/tables/t1").json()["game"]["state"]
+    assert state["face_up"] == "c3"
+    assert script_errors == []

@@ -39,7 +39,31 @@
     set("flags", renderFlags(s.flags));
     set("board", game ? window.PackrefDraw.view(game.view) : "");
     set("graph", window.PackrefDraw.massGraph(s.readings));
+    renderPicker(game);
     set("recent", s.recent.map((e) => "<li>" + e.seq + " <strong>" + esc(e.kind) + "</strong> " + esc(summary(e)) + ' <span class="muted">(' + esc(e.author) + ")</span></li>").join(""));
+  }
+
+  // -- the reveal picker: exactly the legal outcomes of the table's chance step (contracts §9)
+  let pickerSeq = -1;
+  function outcomeLabel(outcome) {
+    const fields = Object.entries(outcome.action).filter(([k]) => k !== "type")
+      .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(", ");
+    return fields + (outcome.count > 1 ? " (" + outcome.count + " unseen)" : "");
+  }
+  function renderPicker(game) {
+    const box = document.getElementById("reveal-box");
+    if (!box) return;
+    const chance = game && !game.over && game.chance;
+    box.hidden = !(chance && chance.outcomes);
+    if (box.hidden || pickerSeq === current.seq) return;
+    pickerSeq = current.seq;
+    setText("reveal-why", chance.waiting ? "Play waits for this draw." :
+      "The camera cannot see this: enter it when it is turned up (" + chance.unseen + " components unseen).");
+    fetch("/api/tables/" + encodeURIComponent(tableId) + "/outcomes").then((r) => r.json()).then((a) => {
+      const select = document.getElementById("reveal-choice");
+      select.innerHTML = a.outcomes.map((o, i) => '<option value="' + i + '">' + esc(outcomeLabel(o)) + "</option>").join("");
+      select.dataset.outcomes = JSON.stringify(a.outcomes.map((o) => o.action));
+    });
   }
 
   function summary(e) {
@@ -91,6 +115,12 @@
       document.getElementById("correction").focus();
     }
     if (target.id === "undo") write("/undo");
+    if (target.id === "reveal") {
+      const select = document.getElementById("reveal-choice");
+      const actions = JSON.parse(select.dataset.outcomes || "[]");
+      const action = actions[Number(select.value)];
+      if (action) write("/reveals", { action: action }).then((ok) => setText("reveal-message", ok ? "revealed" : document.getElementById("referee-message").textContent));
+    }
     if (target.id === "correct") {
       const box = document.getElementById("correction");
       let action;
