@@ -51,6 +51,20 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     events.add_argument("id")
     _storage_options(events)
     events.set_defaults(run=run_events)
+    outcomes = commands.add_parser(
+        "outcomes", help="what the table may reveal now: the legal outcomes, as JSON")
+    outcomes.add_argument("id")
+    _storage_options(outcomes)
+    outcomes.set_defaults(run=run_outcomes)
+    reveal = commands.add_parser(
+        "reveal", help="enter a chance outcome seen at a table dealt by hand",
+        description="Enter what the table shows (a card drawn, a present turned up): one of "
+                    "the outcomes `packref table outcomes ID` lists. Refused with exit 2 "
+                    "(and flagged at the table) when it is not a legal outcome.")
+    reveal.add_argument("id")
+    reveal.add_argument("action", help='the reveal as JSON, e.g. \'{"type": "reveal", ...}\'')
+    _storage_options(reveal)
+    reveal.set_defaults(run=run_reveal)
     table.set_defaults(run=lambda _arguments: (table.print_help(sys.stderr), 2)[1])
 
 
@@ -140,4 +154,39 @@ def run_events(arguments: argparse.Namespace) -> int:
     station = open_station(arguments)
     _known(station, arguments.id)
     emit_lines(event.to_json() for event in station.store.events(arguments.id))
+    return 0
+
+
+def run_outcomes(arguments: argparse.Namespace) -> int:
+    from station.live.table import chance_summary
+
+    station = open_station(arguments)
+    _known(station, arguments.id)
+    current = station.refresh(arguments.id).current
+    if current is None or current.state.is_over():
+        emit({"waiting": False, "unseen": 0, "total": 0, "outcomes": []})
+        return 0
+    summary = chance_summary(current.state)
+    outcomes = current.state.chance_outcomes()
+    emit({"waiting": summary["waiting"], "unseen": summary["unseen"], "total": len(outcomes),
+          "outcomes": [outcome.to_json() for outcome in outcomes]})
+    return 0
+
+
+def run_reveal(arguments: argparse.Namespace) -> int:
+    from rules import IllegalAction
+
+    try:
+        action = json.loads(arguments.action)
+    except json.JSONDecodeError as error:
+        raise InputError(f"ACTION: invalid JSON: {error.msg}") from None
+    if not isinstance(action, dict) or action.get("type") != "reveal":
+        raise InputError('ACTION: must be a JSON object with "type": "reveal"')
+    station = open_station(arguments)
+    _known(station, arguments.id)
+    try:
+        events = station.reveal(arguments.id, action, "cli")
+    except IllegalAction as error:
+        raise InputError(f"ACTION: {error.reason}") from None
+    emit({"events": [event.to_json() for event in events]})
     return 0
