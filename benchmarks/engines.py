@@ -5,8 +5,10 @@ Run: .venv/bin/python benchmarks/engines.py [--seconds 3] [--repeats 3]
 For each registered game, plays seeded random games through
 ``rules.playout.random_game`` (setup and moves drawn from the seed; every move
 is a uniformly random entry of ``legal_actions()`` applied with ``apply``) and
-prints games per second, actions per game, and the median time to score one
-final layout. The engines are pure Python: one process uses one core.
+prints games per second, actions per game, the median time to score one
+final layout, and games per reference workload (``benchmarks/reference.py``,
+timed in the same run: the figure that compares across machines and days).
+The engines are pure Python: one process uses one core.
 
 The time is split into ``--repeats`` runs over the same seeds. Each run is
 timed twice: CPU time of this process (``time.process_time``, fair on a shared
@@ -22,6 +24,8 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+
+from reference import reference_line, reference_seconds
 
 from rules import game_names, get_game
 from rules.playout import random_game
@@ -83,8 +87,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="runs per game (default 3)")
     arguments = parser.parse_args()
     repeats = max(1, arguments.repeats)
+    print(reference_line())
     print(f"{'game':<16} {'players':>7} {'games/CPU-s':>11} {'(slowest-fastest)':>18} "
-          f"{'games/s wall':>12} {'actions/game':>13} {'score ms':>9}")
+          f"{'games/s wall':>12} {'actions/game':>13} {'score ms':>9} {'games/ref':>9}")
     for name in game_names():
         game = get_game(name)
         for players in sorted({game.min_players, game.max_players}):
@@ -93,7 +98,8 @@ def main() -> None:
             spread = f"({min(cpu):.0f}-{max(cpu):.0f})"
             aim = AIMS.get(name, "")
             print(f"{name:<16} {players:>7} {statistics.median(cpu):>11.1f} {spread:>18} "
-                  f"{statistics.median(wall):>12.1f} {length:>13.1f} {scoring:>9.3f}  {aim}")
+                  f"{statistics.median(wall):>12.1f} {length:>13.1f} {scoring:>9.3f} "
+                  f"{statistics.median(cpu) * reference_seconds():>9.1f}  {aim}")
 
 
 if __name__ == "__main__":

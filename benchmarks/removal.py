@@ -26,6 +26,9 @@ from rules.catalogue import default_catalogue
 from rules.playout import play_randomly
 from rules.removal_truck import TileSpec, Truck
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from reference import reference_line, reference_seconds
+
 GAMES = 60
 RUNS = 3
 ENUMERATIONS = 2000
@@ -74,15 +77,18 @@ def enumeration_ms(repeats: int = ENUMERATIONS) -> tuple[float, int, int]:
 
 
 def main() -> None:
+    print(reference_line())
     runs = [games_per_second() for _ in range(RUNS)]
     rates = sorted(rate for rate, _ in runs)
     actions = runs[0][1]
     print(f"removal random full games per second: {statistics.median(rates):.1f} "
           f"(slowest-fastest of {RUNS} runs: {rates[0]:.1f}-{rates[-1]:.1f}; "
-          f"{GAMES} games of 2-4 players, {actions:.0f} actions per game; aim >= 100)")
+          f"{GAMES} games of 2-4 players, {actions:.0f} actions per game; aim >= 100); "
+          f"{statistics.median(rates) * reference_seconds():.2f} games per ref")
     median, count, tiles = enumeration_ms()
     print(f"removal legal placements of a 5-square tile: {median:.3f} ms median "
-          f"({count} placements, full-size truck holding {tiles} tiles; aim <= 2 ms)")
+          f"({count} placements, full-size truck holding {tiles} tiles; aim <= 2 ms); "
+          f"{median / 1000 / reference_seconds():.5f} ref")
 
 
 if __name__ == "__main__":
