@@ -185,8 +185,8 @@ def test_twin_cards_are_read_as_the_first_in_the_engines_order() -> None:
     twins = sorted(card for card in cards
                    if sum(cards[other] == cards[card] for other in cards) == 2)
     assert len(twins) == 2
-    pool = [*twins, *(c for c in state.data["draw_pile"] if c not in twins)]
-    state.data["supply"], state.data["draw_pile"] = pool[:3], pool[3:]  # a constructed position
+    pool = [*twins, *(c for c in state.unseen() if c not in twins)]
+    state.data["supply"] = pool[:3]  # a constructed position
     second = next(a for a in state.legal_actions() if a["card"] == twins[1])
     read = Referee().translate(state, seen_by_camera(placed_copy(state, second)))
     assert read == [dict(second, card=twins[0])]
