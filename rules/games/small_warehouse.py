@@ -292,7 +292,7 @@ class SmallWarehouseState(State):
         require(isinstance(card, str) and card in self.setup["cards"],
                 f"there is no card {card!r} in this copy")
         supply, hand = self.data["supply"], self.data["hands"][player]
-        if source == "supply" and card in supply or source == "hand" and card in hand:
+        if (source == "supply" and card in supply) or (source == "hand" and card in hand):
             return
         if self.deal == "table" and card in self._unlocated():
             name = self.players[player]
