@@ -239,7 +239,7 @@ class SmallWarehouseState(State):
             if card_id is not None:
                 actions += self._hand_placements(card_id, reachable, refills)
         if self.deal == "table" and (None in supply or None in hand):
-            for card_id in self._unlocated():
+            for card_id in self.unlocated():
                 if None not in hand:
                     for masks, listed, _, _ in self._card_table(card_id):
                         actions += map(listed.__getitem__, reachable.indices(masks))
@@ -294,7 +294,7 @@ class SmallWarehouseState(State):
         supply, hand = self.data["supply"], self.data["hands"][player]
         if (source == "supply" and card in supply) or (source == "hand" and card in hand):
             return
-        if self.deal == "table" and card in self._unlocated():
+        if self.deal == "table" and card in self.unlocated():
             name = self.players[player]
             if source == "supply" and None not in supply:
                 raise IllegalAction(f"{card} cannot come from the supply: its cards are known "
@@ -387,7 +387,7 @@ class SmallWarehouseState(State):
                              "card": card})
                     for player, placed in enumerate(data["placed"]) if not placed
                     for card in pool]
-        candidates = self._unlocated(pool)
+        candidates = self.unlocated(pool)
         if None in data["supply"]:
             outcomes += [Outcome({"type": REVEAL, "zone": "supply", "card": card})
                          for card in candidates]
@@ -469,7 +469,7 @@ class SmallWarehouseState(State):
         seen.update(data["supply"], data["loose"], *data["hands"])
         return [card for card in sorted(self.setup["cards"]) if card not in seen]
 
-    def _unlocated(self, pool: list[str] | None = None) -> list[str]:
+    def unlocated(self, pool: list[str] | None = None) -> list[str]:
         """The cards an unknown supply or hand slot may hold: the loose ones, and cards
         never seen while the unknown slots outnumber the loose cards."""
         data = self.data
