@@ -21,11 +21,11 @@ An action::
 bounding box goes to (``row``, ``col``). ``refill`` (only with ``"source":
 "hand"``) is the supply card taken into the hand.
 
-Chance (contracts §9, ``docs/rules-notes.md`` "Games dealt by hand"). The
-position holds only what the table sees: ``supply`` and ``hands`` are slots
-holding a card id or ``None`` (not seen), ``draw_pile`` is a count, and
-``loose`` lists cards seen before whose slot (the supply or a hand) is no longer
-known. Every card comes into view through a reveal::
+Chance (``docs/rules-notes.md``, "Small Warehouse dealt by hand"; the actions in
+``docs/formats.md``). The position holds only what the table sees: ``supply``
+and ``hands`` are slots holding a card id or ``None`` (not seen), ``draw_pile``
+is a count, and ``loose`` lists cards seen before whose slot (the supply or a
+hand) is no longer known. Every card comes into view through a reveal::
 
     {"type": "reveal", "zone": "warehouse", "player": 0, "card": "c07"}  # starting card
     {"type": "reveal", "zone": "supply", "card": "c07"}   # fills an unknown supply slot

@@ -34,8 +34,8 @@ referees"):
 - A change in another player's warehouse → :class:`IllegalAction`.
 - Once the game is over, observations mean nothing: ``[]``.
 
-A game dealt by hand (contracts §9; ``docs/rules-notes.md``, "Games dealt by
-hand") knows no card before it is seen:
+A game dealt by hand (``docs/rules-notes.md``, "Small Warehouse dealt by hand")
+knows no card before it is seen:
 
 - The first reading shows each player's starting card, laid in the middle of
   the mat, unturned: each becomes a ``{"type": "reveal", "zone": "warehouse",
