@@ -1,4 +1,4 @@
-"""The Small Warehouse camera referee: warehouse grids seen on the mats in, ``place`` out.
+"""The Small Warehouse camera referee: warehouse grids seen on the mats in, actions out.
 
 A pure translator for the live loop (``station.live.translators``): it compares
 the warehouse grids the camera reads from each player's colour mat with the
