@@ -20,6 +20,46 @@ An action::
 ``rotation`` turns the card clockwise; the top-left corner of the turned card's
 bounding box goes to (``row``, ``col``). ``refill`` (only with ``"source":
 "hand"``) is the supply card taken into the hand.
+
+Chance (``docs/rules-notes.md``, "Small Warehouse dealt by hand"; the actions in
+``docs/formats.md``). The position holds only what the table sees: ``supply``
+and ``hands`` are slots holding a card id or ``None`` (not seen), ``draw_pile``
+is a count, and ``loose`` lists cards seen before whose slot (the supply or a
+hand) is no longer known. Every card comes into view through a reveal::
+
+    {"type": "reveal", "zone": "warehouse", "player": 0, "card": "c07"}  # starting card
+    {"type": "reveal", "zone": "supply", "card": "c07"}   # fills an unknown supply slot
+    {"type": "reveal", "zone": "hand", "player": 1, "card": "c07"}
+
+A seeded game reveals from its seed straight after each draw; a game dealt by
+hand waits for its two starting cards (``is_chance()``) and leaves the supply
+and hands unknown until a person enters them: laying a card not yet seen is
+legal and places it. Such a card may come from an unknown supply slot or an
+unknown hand card; when both are possible and the camera cannot tell, the
+action says so::
+
+    {"type": "place", "source": "supply-or-hand", "card": "c19", "row": 3, "col": 6,
+     "rotation": 0}
+
+and in a game dealt by hand ``"refill": None`` means "a supply card not seen".
+Either reading keeps every possibility open: when the card taken into the hand
+is not known, the supply cards known before become ``loose`` and the supply
+slots unknown, never a guess.
+
+Example: a game dealt by hand, its starting cards revealed, a card never seen laid::
+
+    >>> from rules import get_game
+    >>> state = get_game("small-warehouse").new_game(["Ana", "Ben"], deal="table")
+    >>> state.is_chance(), len(state.chance_outcomes())  # 20 cards × 2 warehouses, supply, 2 hands
+    (True, 100)
+    >>> state.apply({"type": "reveal", "zone": "warehouse", "player": 0, "card": "c01"})
+    >>> state.apply({"type": "reveal", "zone": "warehouse", "player": 1, "card": "c02"})
+    >>> state.is_chance(), state.data["supply"], state.data["draw_pile"]
+    (False, [None, None, None], 13)
+    >>> state.apply({"type": "place", "source": "supply-or-hand", "card": "c19",
+    ...              "row": 3, "col": 6, "rotation": 0})
+    >>> state.data["grids"][0][3], state.unseen().get("c19")
+    ('...AACDDE.', None)
 """
 
 from __future__ import annotations
@@ -31,7 +71,19 @@ from functools import cache, lru_cache
 from typing import Any
 
 from rules.catalogue import default_catalogue
-from rules.engine import Action, FrozenAction, Game, PlayerScore, State, require, winners_by
+from rules.engine import (
+    REVEAL,
+    Action,
+    FrozenAction,
+    Game,
+    Outcome,
+    PlayerScore,
+    State,
+    json_copy,
+    require,
+    winners_by,
+)
+from rules.errors import IllegalAction
 from rules.registry import register
 
 GAME_NAME = "small-warehouse"
@@ -40,22 +92,29 @@ EMPTY_BOX = "#"
 MERCHANDISE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ROTATIONS = (0, 90, 180, 270)
 SOURCES = ("supply", "hand")
+EITHER = "supply-or-hand"  # a card not seen before: the camera cannot tell where it came from
+ZONES = ("warehouse", "supply", "hand")
 SUPPLY_SIZE = 3
 HAND_SIZE = 1
 MIN_SCORING_BLOCK = 4
 PLACEMENT_RULES = ("touch", "anywhere")
 PLACE_KEYS = frozenset({"type", "source", "card", "row", "col", "rotation"})
+REVEAL_KEYS = {"warehouse": frozenset({"type", "zone", "player", "card"}),
+               "supply": frozenset({"type", "zone", "card"}),
+               "hand": frozenset({"type", "zone", "player", "card"})}
 
 Squares = tuple[str, ...]
 Cell = tuple[int, int, str]
-TurnedCardTable = tuple[tuple[int, ...], tuple[FrozenAction, ...], tuple["Action", ...]]
+TurnedCardTable = tuple[
+    tuple[int, ...], tuple[FrozenAction, ...], tuple["Action", ...], tuple[FrozenAction, ...]
+]
 
 
 # --------------------------------------------------------------------------- game
 class SmallWarehouseGame(Game):
     """Small Warehouse for two players on the kit's 8 × 10 warehouse mat.
 
-    Options (see ``docs/rules-notes-small-warehouse.md``):
+    Options (see ``docs/rules-notes.md``, "Small Warehouse — rule readings"):
 
     - ``warehouse_rows``, ``warehouse_cols``: the warehouse grid (the kit mat: 8 × 10);
       cards must lie wholly inside it.
@@ -85,18 +144,10 @@ class SmallWarehouseGame(Game):
         options: dict[str, Any],
         catalogue: Mapping[str, Any] | None,
     ) -> dict[str, Any]:
-        """Shuffle the cards and deal: warehouses, hands, supply, draw pile."""
-        _check_options(options)
-        cards = catalogue_cards(catalogue if catalogue is not None
-                                else default_catalogue(GAME_NAME))
-        rows, cols = options["warehouse_rows"], options["warehouse_cols"]
-        for card_id, squares in cards.items():
-            if len(squares) > rows or len(squares[0]) > cols:
-                raise ValueError(f"card {card_id!r} does not fit the {rows} x {cols} warehouse")
+        """Shuffle the cards and deal: warehouses, hands, supply, draw pile (the order
+        stays here; the position learns each card through a reveal)."""
+        cards = self.make_table_setup(players, options, catalogue)["cards"]
         count = len(players)
-        needed = count * (1 + HAND_SIZE) + SUPPLY_SIZE
-        if len(cards) < needed:
-            raise ValueError(f"{GAME_NAME} needs at least {needed} cards, not {len(cards)}")
         order = sorted(cards)
         random.Random(seed).shuffle(order)
         hands = order[count : count * (1 + HAND_SIZE)]
@@ -109,6 +160,25 @@ class SmallWarehouseGame(Game):
             "draw_pile": order[supply_end:],
         }
 
+    def make_table_setup(
+        self,
+        players: list[str],
+        options: dict[str, Any],
+        catalogue: Mapping[str, Any] | None,
+    ) -> dict[str, Any]:
+        """The cards of the copy, checked; dealt by hand, in no known order."""
+        _check_options(options)
+        cards = catalogue_cards(catalogue if catalogue is not None
+                                else default_catalogue(GAME_NAME))
+        rows, cols = options["warehouse_rows"], options["warehouse_cols"]
+        for card_id, squares in cards.items():
+            if len(squares) > rows or len(squares[0]) > cols:
+                raise ValueError(f"card {card_id!r} does not fit the {rows} x {cols} warehouse")
+        needed = len(players) * (1 + HAND_SIZE) + SUPPLY_SIZE
+        if len(cards) < needed:
+            raise ValueError(f"{GAME_NAME} needs at least {needed} cards, not {len(cards)}")
+        return {"cards": cards}
+
 
 # -------------------------------------------------------------------------- state
 class SmallWarehouseState(State):
@@ -116,25 +186,23 @@ class SmallWarehouseState(State):
 
     ``data`` holds ``grids`` (per player, the top square of each cell, ``.`` where
     no card lies), ``placed`` (per player, the cards in the order they were laid),
-    ``hands``, ``supply``, ``draw_pile`` and ``to_act`` (index of the player to act).
-    The first player in ``players`` starts (the one who moved a box most recently).
+    ``hands`` and ``supply`` (slots: a card id, or None while not seen),
+    ``draw_pile`` (how many cards it holds), ``loose`` (cards seen before whose slot
+    in the supply or a hand is no longer known) and ``to_act`` (index of the player
+    to act). The first player in ``players`` starts (the one who moved a box most
+    recently).
     """
 
     def initial_data(self) -> dict[str, Any]:
         rows, cols = self.options["warehouse_rows"], self.options["warehouse_cols"]
-        grids, placed = [], []
-        for card_id in self.setup["warehouse_cards"]:
-            squares = self.setup["cards"][card_id]
-            row, col = (rows - len(squares)) // 2, (cols - len(squares[0])) // 2
-            grid = [NO_CARD * cols] * rows
-            grids.append(_lay(grid, _oriented_cells(tuple(squares), 0), row, col))
-            placed.append([{"card": card_id, "row": row, "col": col, "rotation": 0}])
+        count = len(self.players)
         return {
-            "grids": grids,
-            "placed": placed,
-            "hands": [list(hand) for hand in self.setup["hands"]],
-            "supply": list(self.setup["supply"]),
-            "draw_pile": list(self.setup["draw_pile"]),
+            "grids": [[NO_CARD * cols] * rows for _ in range(count)],
+            "placed": [[] for _ in range(count)],
+            "hands": [[None] * HAND_SIZE for _ in range(count)],
+            "supply": [None] * SUPPLY_SIZE,
+            "draw_pile": len(self.setup["cards"]) - count * (1 + HAND_SIZE) - SUPPLY_SIZE,
+            "loose": [],
             "to_act": 0,
         }
 
@@ -150,36 +218,61 @@ class SmallWarehouseState(State):
         A placement from the supply is a read-only :class:`~rules.engine.FrozenAction`
         taken from a per-card table shared between calls and games (handed out as it is,
         not copied); a placement from the hand, one per refill card, is a new ``dict``.
+        In a game dealt by hand, a card not yet seen is listed too, once per placement:
+        as ``supply-or-hand`` when it may come from either, else from where it can.
         """
-        if self.is_over():
+        if self.is_over() or self.is_chance():
             return []
         player = self.data["to_act"]
-        allowed = self._allowed_area(player)
-        supply = self.data["supply"]
-        reachable = _ReachablePositions(allowed)
+        reachable = _ReachablePositions(self._allowed_area(player))
+        supply, hand = self.data["supply"], self.data["hands"][player]
+        refills = supply
+        if self.deal == "table":
+            refills = [card for card in supply if card is not None]
+            refills += [None] if None in supply else []
         actions: list[Action] = []
         for card_id in supply:
-            for masks, listed, _ in self._card_table(card_id):
-                actions += map(listed.__getitem__, reachable.indices(masks))
-        for card_id in self.data["hands"][player]:
-            for masks, _, templates in self._card_table(card_id):
-                actions += [dict(templates[index], refill=refill)
-                            for index in reachable.indices(masks) for refill in supply]
+            if card_id is not None:
+                for masks, listed, _, _ in self._card_table(card_id):
+                    actions += map(listed.__getitem__, reachable.indices(masks))
+        for card_id in hand:
+            if card_id is not None:
+                actions += self._hand_placements(card_id, reachable, refills)
+        if self.deal == "table" and (None in supply or None in hand):
+            for card_id in self.unlocated():
+                if None not in hand:
+                    for masks, listed, _, _ in self._card_table(card_id):
+                        actions += map(listed.__getitem__, reachable.indices(masks))
+                elif None in supply:
+                    for masks, _, _, either in self._card_table(card_id):
+                        actions += map(either.__getitem__, reachable.indices(masks))
+                else:
+                    actions += self._hand_placements(card_id, reachable, refills)
         return actions
+
+    def _hand_placements(self, card_id: str, reachable: _ReachablePositions,
+                         refills: Sequence[str | None]) -> list[Action]:
+        return [dict(templates[index], refill=refill)
+                for masks, _, templates, _ in self._card_table(card_id)
+                for index in reachable.indices(masks) for refill in refills]
 
     def check(self, action: Action) -> None:
         require(action["type"] == "place", f"{GAME_NAME} has no action {action['type']!r}")
         source = action.get("source")
-        require(source in SOURCES, "'source' must be \"supply\" or \"hand\"")
+        table = self.deal == "table"
+        require(source in SOURCES or (table and source == EITHER),
+                "'source' must be \"supply\" or \"hand\""
+                + (f" (or \"{EITHER}\")" if table else ""))
         expected = PLACE_KEYS | ({"refill"} if source == "hand" else set())
         require(set(action) == expected,
                 f"a place action from the {source} has exactly: {', '.join(sorted(expected))}")
         player = self.data["to_act"]
-        pool = self.data["supply"] if source == "supply" else self.data["hands"][player]
-        require(action["card"] in pool, f"there is no card {action['card']!r} in the {source}")
+        self._check_source(source, action["card"], player)
         if source == "hand":
-            require(action["refill"] in self.data["supply"],
-                    f"there is no card {action['refill']!r} in the supply to take into the hand")
+            refill = action["refill"]
+            require((refill is None and table) or (refill is not None
+                                                   and refill in self.data["supply"]),
+                    f"there is no card {refill!r} in the supply to take into the hand")
         rotation = action["rotation"]
         require(type(rotation) is int and rotation in ROTATIONS,
                 "'rotation' must be 0, 90, 180 or 270")
@@ -194,7 +287,35 @@ class SmallWarehouseState(State):
         require(mask & self._allowed_area(player),
                 "the card must overlap or touch a card already in the warehouse")
 
+    def _check_source(self, source: str, card: Any, player: int) -> None:
+        """Refuse a card that cannot come from ``source``, saying where it is."""
+        require(isinstance(card, str) and card in self.setup["cards"],
+                f"there is no card {card!r} in this copy")
+        supply, hand = self.data["supply"], self.data["hands"][player]
+        if (source == "supply" and card in supply) or (source == "hand" and card in hand):
+            return
+        if self.deal == "table" and card in self.unlocated():
+            name = self.players[player]
+            if source == "supply" and None not in supply:
+                raise IllegalAction(f"{card} cannot come from the supply: its cards are known "
+                                    f"({', '.join(supply)})")
+            if source == "hand" and None not in hand:
+                raise IllegalAction(f"{card} cannot come from {name}'s hand: that card is known")
+            if source == EITHER and (None not in supply or None not in hand):
+                only = "the supply" if None in supply else f"{name}'s hand"
+                raise IllegalAction(f"{card} can only come from {only}: say so")
+            return
+        where = self._where(card) if self.deal == "table" else None
+        if source == EITHER:
+            require(False, f"{card} cannot have come unseen from the supply or the hand: "
+                           f"it is {where}")
+        require(False, f"there is no card {card!r} in the {source}"
+                + (f": it is {where}" if where else ""))
+
     def perform(self, action: Action) -> None:
+        if action["type"] == REVEAL:
+            self._perform_reveal(action)
+            return
         player = self.data["to_act"]
         card_id, row, col = action["card"], action["row"], action["col"]
         cells = _oriented_cells(tuple(self.setup["cards"][card_id]), action["rotation"])
@@ -202,16 +323,173 @@ class SmallWarehouseState(State):
         self.data["placed"][player].append(
             {"card": card_id, "row": row, "col": col, "rotation": action["rotation"]})
         supply = self.data["supply"]
+        if card_id in self.data["loose"]:
+            self.data["loose"].remove(card_id)
         if action["source"] == "supply":
-            supply.remove(card_id)
-        else:
+            supply.remove(card_id if card_id in supply else None)
+        else:  # from the hand; supply-or-hand is read as the hand with a refill not seen
             hand = self.data["hands"][player]
-            hand.remove(card_id)
-            supply.remove(action["refill"])
-            hand.append(action["refill"])
+            hand.remove(card_id if card_id in hand else None)
+            self._take_into_hand(hand, action.get("refill"))
         if self.data["draw_pile"]:
-            supply.append(self.data["draw_pile"].pop(0))
+            self.data["draw_pile"] -= 1
+            supply.append(None)
         self.data["to_act"] = (player + 1) % len(self.players)
+
+    def _take_into_hand(self, hand: list[str | None], refill: str | None) -> None:
+        """Move the supply card ``refill`` into ``hand``; None: a supply card not seen.
+
+        Not seen, it may be any supply card: the known ones become ``loose`` (seen, still
+        in the supply or that hand) and every supply slot unknown, so no guess is made.
+        """
+        supply = self.data["supply"]
+        if refill is not None:
+            supply.remove(refill)
+        elif any(card is not None for card in supply):
+            self.data["loose"] = sorted(self.data["loose"]
+                                        + [card for card in supply if card is not None])
+            supply[:] = [None] * (len(supply) - 1)
+        else:
+            supply.remove(None)
+        hand.append(refill)
+
+    # -- chance -----------------------------------------------------------------------
+    def is_chance(self) -> bool:
+        """True until both starting cards are on the table."""
+        return not all(self.data["placed"])
+
+    def seeded_reveal(self) -> Action | None:
+        """The seed's next card for a slot not yet seen: starting cards, hands, supply."""
+        data = self.data
+        if None in data["supply"]:
+            slot = data["supply"].index(None)
+            drawn = len(self.setup["draw_pile"]) - data["draw_pile"]
+            dealt = self.setup["supply"] + self.setup["draw_pile"]
+            card = dealt[SUPPLY_SIZE + drawn - (len(data["supply"]) - slot)]
+            return {"type": REVEAL, "zone": "supply", "card": card}
+        for player, placed in enumerate(data["placed"]):
+            if not placed:
+                return {"type": REVEAL, "zone": "warehouse", "player": player,
+                        "card": self.setup["warehouse_cards"][player]}
+        for player, hand in enumerate(data["hands"]):
+            if None in hand:
+                card = self.setup["hands"][player][hand.index(None)]
+                if card in self._pool():
+                    return {"type": REVEAL, "zone": "hand", "player": player, "card": card}
+        return None
+
+    def chance_outcomes(self) -> list[Outcome]:
+        """Starting cards while the warehouses are empty; any time a card for an unknown
+        supply slot or hand card (each card once: every card of the copy is different)."""
+        data = self.data
+        pool = self._pool()
+        outcomes = [Outcome({"type": REVEAL, "zone": "warehouse", "player": player,
+                             "card": card})
+                    for player, placed in enumerate(data["placed"]) if not placed
+                    for card in pool]
+        candidates = self.unlocated(pool)
+        if None in data["supply"]:
+            outcomes += [Outcome({"type": REVEAL, "zone": "supply", "card": card})
+                         for card in candidates]
+        for player, hand in enumerate(data["hands"]):
+            if None in hand:
+                outcomes += [Outcome({"type": REVEAL, "zone": "hand", "player": player,
+                                      "card": card}) for card in candidates]
+        return outcomes
+
+    def unseen(self) -> dict[str, int]:
+        """The cards not seen yet (the draw pile and the unknown slots), one of each."""
+        return dict.fromkeys(self._pool(), 1)
+
+    def public_view(self) -> dict[str, Any]:
+        """The position with every hand card unknown (a hand card is unseen until played)."""
+        view = json_copy(self.data)
+        view["hands"] = [[None] * len(hand) for hand in view["hands"]]
+        return view
+
+    def check_reveal(self, action: Action) -> None:
+        """A reveal must be a legal outcome; a player is a whole number (not ``true``)."""
+        player = action.get("player", 0)
+        require(type(player) is int, f"there is no player {player!r} "
+                                     f"(0 to {len(self.players) - 1})")
+        super().check_reveal(action)
+
+    def reveal_refusal(self, action: Action, outcomes: Sequence[Outcome]) -> str:
+        """Why a reveal cannot be: a card already seen, a slot already known, no such card."""
+        zone, card = action.get("zone"), action.get("card")
+        if zone not in ZONES or set(action) != REVEAL_KEYS[zone]:
+            return ('a Small Warehouse reveal is {"type": "reveal", "zone": "warehouse", '
+                    '"supply" or "hand", "card": ...} with "player" (0, 1) for a warehouse '
+                    "or a hand")
+        player = action.get("player")
+        if zone != "supply" and (type(player) is not int
+                                 or not 0 <= player < len(self.players)):
+            return f"there is no player {player!r} (0 to {len(self.players) - 1})"
+        if card not in self.setup["cards"]:
+            return f"there is no card {card!r} in this copy"
+        where = self._where(card)
+        if where and card not in self.data["loose"]:
+            return f"{card} is already {where}"
+        if zone == "warehouse":
+            placed = self.data["placed"][player]
+            if placed:
+                return (f"{self.players[player]}'s starting card is already on the table "
+                        f"({placed[0]['card']})")
+            return super().reveal_refusal(action, outcomes)
+        if zone == "supply" and None not in self.data["supply"]:
+            return "every supply card is already known"
+        if zone == "hand" and None not in self.data["hands"][player]:
+            return f"{self.players[player]}'s hand card is already known"
+        if card in self._pool():
+            return (f"{card} cannot be there: the unknown supply and hand cards are "
+                    f"{', '.join(self.data['loose'])}, seen before")
+        return super().reveal_refusal(action, outcomes)
+
+    def _perform_reveal(self, action: Action) -> None:
+        card, zone = action["card"], action["zone"]
+        if zone == "warehouse":
+            player = action["player"]
+            rows, cols = self.options["warehouse_rows"], self.options["warehouse_cols"]
+            squares = self.setup["cards"][card]
+            row, col = (rows - len(squares)) // 2, (cols - len(squares[0])) // 2
+            grid = self.data["grids"][player]
+            self.data["grids"][player] = _lay(grid, _oriented_cells(tuple(squares), 0), row, col)
+            self.data["placed"][player].append(
+                {"card": card, "row": row, "col": col, "rotation": 0})
+            return
+        slots = self.data["supply"] if zone == "supply" else self.data["hands"][action["player"]]
+        slots[slots.index(None)] = card
+        if card in self.data["loose"]:
+            self.data["loose"].remove(card)
+
+    def _pool(self) -> list[str]:
+        """The cards never seen, in id order (the draw pile and the unknown slots hold them)."""
+        data = self.data
+        seen = {record["card"] for placed in data["placed"] for record in placed}
+        seen.update(data["supply"], data["loose"], *data["hands"])
+        return [card for card in sorted(self.setup["cards"]) if card not in seen]
+
+    def unlocated(self, pool: list[str] | None = None) -> list[str]:
+        """The cards an unknown supply or hand slot may hold: the loose ones, and cards
+        never seen while the unknown slots outnumber the loose cards."""
+        data = self.data
+        unknown = data["supply"].count(None) + sum(hand.count(None) for hand in data["hands"])
+        fresh = pool if pool is not None else self._pool()
+        return (fresh if unknown > len(data["loose"]) else []) + data["loose"]
+
+    def _where(self, card: str) -> str | None:
+        """Where a seen card is, in a person's words (None when never seen)."""
+        for player, placed in enumerate(self.data["placed"]):
+            if any(record["card"] == card for record in placed):
+                return f"in {self.players[player]}'s warehouse"
+        if card in self.data["supply"]:
+            return "in the supply"
+        for player, hand in enumerate(self.data["hands"]):
+            if card in hand:
+                return f"in {self.players[player]}'s hand"
+        if card in self.data["loose"]:
+            return "in the supply or a hand (seen before)"
+        return None
 
     def warehouse_scores(self) -> list[WarehouseScore]:
         """Each player's warehouse scored as it lies now."""
@@ -379,11 +657,12 @@ def _card_table(
     card_id: str, squares: Squares, rotations: tuple[int, ...], rows: int, cols: int
 ) -> tuple[TurnedCardTable, ...]:
     """Per distinct turn of a card: each position's footprint mask, its place action from
-    the supply and its place action from the hand (the latter still without ``refill``).
+    the supply, its place action from the hand (still without ``refill``) and its place
+    action from the supply or the hand (a card not seen before, in a game dealt by hand).
 
     Shared between calls and games (it is what keeps ``legal_actions`` fast): the supply
     actions are read-only :class:`~rules.engine.FrozenAction` and handed out as they are;
-    the hand templates are only ever copied (with a ``refill``). About 1 MB for the
+    the hand templates are only ever copied (with a ``refill``). About 1.5 MB for the
     default catalogue's 20 cards.
     """
     tables = []
@@ -391,12 +670,13 @@ def _card_table(
         cells = _oriented_cells(squares, rotation)
         positions = _positions(cells, rows, cols)
         masks = _position_masks(tuple((row, col) for row, col, _ in cells), rows, cols)
-        supply, hand = (
+        supply, hand, either = (
             tuple({"type": "place", "source": source, "card": card_id, "row": row, "col": col,
                    "rotation": rotation} for row, col in positions)
-            for source in SOURCES
+            for source in (*SOURCES, EITHER)
         )
-        tables.append((masks, tuple(map(FrozenAction, supply)), hand))
+        tables.append((masks, tuple(map(FrozenAction, supply)), hand,
+                       tuple(map(FrozenAction, either))))
     return tuple(tables)
 
 

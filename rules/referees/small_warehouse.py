@@ -1,4 +1,4 @@
-"""The Small Warehouse camera referee: warehouse grids seen on the mats in, ``place`` out.
+"""The Small Warehouse camera referee: warehouse grids seen on the mats in, actions out.
 
 A pure translator for the live loop (``station.live.translators``): it compares
 the warehouse grids the camera reads from each player's colour mat with the
@@ -34,6 +34,24 @@ referees"):
 - A change in another player's warehouse → :class:`IllegalAction`.
 - Once the game is over, observations mean nothing: ``[]``.
 
+A game dealt by hand (``docs/rules-notes.md``, "Small Warehouse dealt by hand")
+knows no card before it is seen:
+
+- The first reading shows each player's starting card, laid in the middle of
+  the mat, unturned: each becomes a ``{"type": "reveal", "zone": "warehouse",
+  ...}`` naming the card not yet seen that shows those squares there (one
+  warehouse at a time if the other is not read yet).
+- A later change in the acting player's warehouse is a card from the supply or
+  the hand, identified by its squares among the known supply cards, the
+  player's known hand card and the cards not yet seen. A card not seen before
+  that may come from either is ``"source": "supply-or-hand"``; from one only,
+  that one. A hand play takes ``"refill"`` from the observation, else
+  ``None`` (a supply card not seen: the engine then keeps every possibility).
+- Placements giving the same grid with cards that look different (a card whose
+  extra squares land on equal symbols) are refused with the cards named: the
+  difference matters later, so a person declares which. Twin cards are read as
+  the first in the engine's order, as in a seeded game.
+
 Example::
 
     >>> from rules import get_game
@@ -47,6 +65,15 @@ Example::
     True
     >>> Referee().translate(after, seen)
     []
+
+Dealt by hand, the first reading shows the starting cards::
+
+    >>> table = get_game("small-warehouse").new_game(["Ana", "Ben"], deal="table")
+    >>> first = ["." * 10] * 3 + ["...AAC....", "...DDC...."] + ["." * 10] * 3
+    >>> shown = {"kind": "warehouses", "warehouses": [
+    ...     {"player": "Ana", "found": True, "grid": first}, {"player": "Ben", "found": False}]}
+    >>> Referee().translate(table, shown)
+    [{'type': 'reveal', 'zone': 'warehouse', 'player': 0, 'card': 'c01'}]
 """
 
 from __future__ import annotations
@@ -54,9 +81,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from rules.engine import Action, State
+from rules.engine import REVEAL, Action, State
 from rules.errors import IllegalAction
-from rules.games.small_warehouse import NO_CARD, rotate_clockwise
+from rules.games.small_warehouse import EITHER, NO_CARD, rotate_clockwise
 
 GAME = "small-warehouse"
 KIND = "warehouses"
@@ -79,6 +106,8 @@ class Referee:
         """The ``place`` action the observed grids show, ``[]`` when nothing changed."""
         if observation.get("kind") != KIND or state.is_over():
             return []
+        if state.is_chance():
+            return self._starting_cards(state, observation)
         acting = state.current_player()
         changed_grid: dict[int, Sequence[str]] = {}
         for seen in observation.get("warehouses", []):
@@ -96,6 +125,23 @@ class Referee:
         if acting not in changed_grid:
             return []
         return [_placement_shown(state, changed_grid[acting], observation.get("refill"))]
+
+    def _starting_cards(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
+        """The reveals of the starting cards the reading shows in empty warehouses."""
+        reveals: list[Action] = []
+        taken: set[str] = set()
+        for seen in observation.get("warehouses", []):
+            if not seen.get("found", True):
+                continue
+            player = _player_index(state, seen.get("player"))
+            grid = _checked_grid(state, player, seen.get("grid"))
+            if state.data["placed"][player] or not _changed_cells(state.data["grids"][player],
+                                                                  grid):
+                continue
+            card = _starting_card(state, player, grid, taken)
+            taken.add(card)
+            reveals.append({"type": REVEAL, "zone": "warehouse", "player": player, "card": card})
+        return reveals
 
 
 # ------------------------------------------------------------------------ helpers
@@ -131,7 +177,7 @@ def _placement_shown(state: State, seen: Sequence[str], refill: Any) -> Action:
     changed = _changed_cells(known, seen)
     legal: list[tuple[Action, list[str]]] = []
     refused: list[str] = []
-    for action, cells in _candidates(state, refill):
+    for action, cells in _candidates(state, refill, changed):
         if not changed.keys() <= cells.keys() or not _agrees(cells, seen):
             continue
         try:
@@ -149,26 +195,72 @@ def _placement_shown(state: State, seen: Sequence[str], refill: Any) -> Action:
         options = " or ".join(_describe_action(action) for action, _ in legal[:3])
         raise IllegalAction(f"the warehouse of {state.players[player]} could show {options}: "
                             "the camera must read more of its cells")
+    looks = {tuple(state.setup["cards"][action["card"]]) for action, _ in legal}
+    if state.deal == "table" and len(looks) > 1:
+        cards = " or ".join(sorted({action["card"] for action, _ in legal}))
+        raise IllegalAction(f"the warehouse of {state.players[player]} shows {cards}, laid so "
+                            "that they look the same: declare which card it was")
     return legal[0][0]
 
 
-def _candidates(state: State, refill: Any) -> Iterator[tuple[Action, dict[tuple[int, int], str]]]:
-    """Every position of every supply and hand card, in the engine's order, with its squares."""
-    player = state.current_player()
-    supply = state.data["supply"]
-    taken = refill if refill is not None else supply[0]  # an odd hint: the engine says why
+def _starting_card(state: State, player: int, seen: Sequence[str], taken: set[str]) -> str:
+    """The card not yet seen whose squares, centred and unturned, the grid shows."""
     rows, cols = state.options["warehouse_rows"], state.options["warehouse_cols"]
-    pools = [("supply", card) for card in supply]
-    pools += [("hand", card) for card in state.data["hands"][player]]
-    for source, card in pools:
+    blank = [NO_CARD * cols] * rows
+    changed = _changed_cells(blank, seen)
+    fits: dict[tuple[str, ...], list[str]] = {}
+    for card in state.unseen():
+        squares = state.setup["cards"][card]
+        cells = _squares_at(squares, (rows - len(squares)) // 2, (cols - len(squares[0])) // 2)
+        if card not in taken and changed.keys() <= cells.keys() and _agrees(cells, seen):
+            fits.setdefault(tuple(_laid(blank, cells)), []).append(card)
+    name = state.players[player]
+    if not fits:
+        raise IllegalAction(f"the warehouse of {name} shows {_describe(changed)}, which is no "
+                            "starting card not yet seen (laid in the middle, unturned)")
+    if len(fits) > 1:
+        cards = " or ".join(cards[0] for cards in fits.values())
+        raise IllegalAction(f"the starting card of {name} could be {cards}: "
+                            "the camera must read more of its cells")
+    return next(iter(fits.values()))[0]
+
+
+def _candidates(state: State, refill: Any, changed: Mapping[tuple[int, int], str]
+                ) -> Iterator[tuple[Action, dict[tuple[int, int], str]]]:
+    """Every position covering the changed cells of every card the player may lay, in the
+    engine's order (supply, hand, then cards not yet seen), with its squares."""
+    rows, cols = state.options["warehouse_rows"], state.options["warehouse_cols"]
+    low_row, high_row = min(r for r, _ in changed), max(r for r, _ in changed)
+    low_col, high_col = min(c for _, c in changed), max(c for _, c in changed)
+    for source, card, taken in _sources(state, refill):
         for rotation, turned in _distinct_turns(state.setup["cards"][card]):
-            for row in range(rows - len(turned) + 1):
-                for col in range(cols - len(turned[0]) + 1):
+            height, width = len(turned), len(turned[0])
+            for row in range(max(0, high_row - height + 1), min(low_row, rows - height) + 1):
+                for col in range(max(0, high_col - width + 1), min(low_col, cols - width) + 1):
                     action: Action = {"type": "place", "source": source, "card": card,
                                       "row": row, "col": col, "rotation": rotation}
                     if source == "hand":
                         action["refill"] = taken
                     yield action, _squares_at(turned, row, col)
+
+
+def _sources(state: State, refill: Any) -> list[tuple[str, str, Any]]:
+    """(source, card, refill if from the hand) of each card the acting player may lay."""
+    player = state.current_player()
+    supply, hand = state.data["supply"], state.data["hands"][player]
+    table = state.deal == "table"
+    taken = refill if refill is not None or table else supply[0]  # an odd hint: engine says why
+    sources = [("supply", card, None) for card in supply if card is not None]
+    sources += [("hand", card, taken) for card in hand if card is not None]
+    if table and (None in supply or None in hand):
+        if None not in hand:
+            source = "supply"
+        elif None not in supply or refill is not None:
+            source = "hand"  # a refill named: the card came from the hand
+        else:
+            source = EITHER
+        sources += [(source, card, taken) for card in state.unlocated()]
+    return sources
 
 
 def _distinct_turns(squares: Sequence[str]) -> list[tuple[int, list[str]]]:

@@ -77,9 +77,9 @@ def small_warehouse_view(state: State) -> dict[str, Any]:
                  _cell("", "", "empty-box") if char == "#" else _cell(char, char)
                  for char in line] for line in grid]
         boards.append({"title": f"{player}'s warehouse", "rows": rows})
-    data = state.data
-    lines = [f"supply: {' '.join(data.get('supply', []))}",
-             f"draw pile: {len(data.get('draw_pile', []))} cards"]
+    data = state.public_view()  # no hand card, no draw order: only what the table sees
+    lines = [f"supply: {' '.join(card or '?' for card in data['supply'])}",
+             f"draw pile: {data['draw_pile']} cards"]
     return {"boards": boards, "lines": lines}
 
 

@@ -185,8 +185,8 @@ def test_twin_cards_are_read_as_the_first_in_the_engines_order() -> None:
     twins = sorted(card for card in cards
                    if sum(cards[other] == cards[card] for other in cards) == 2)
     assert len(twins) == 2
-    pool = [*twins, *(c for c in state.data["draw_pile"] if c not in twins)]
-    state.data["supply"], state.data["draw_pile"] = pool[:3], pool[3:]  # a constructed position
+    pool = [*twins, *(c for c in state.unseen() if c not in twins)]
+    state.data["supply"] = pool[:3]  # a constructed position
     second = next(a for a in state.legal_actions() if a["card"] == twins[1])
     read = Referee().translate(state, seen_by_camera(placed_copy(state, second)))
     assert read == [dict(second, card=twins[0])]
@@ -214,3 +214,75 @@ def test_after_the_end_observations_mean_nothing() -> None:
 def test_the_module_examples_run_and_the_referee_reads_well() -> None:
     assert doctest.testmod(referee_module).failed == 0
     assert "small-warehouse Referee" in repr(Referee())
+
+
+# -- games dealt by hand ---------------------------------------------------------------
+BLANK = ["." * 10] * 8
+
+
+def laid_at(grid: list[str], squares: list[str], row: int, col: int) -> list[str]:
+    lines = [list(line) for line in grid]
+    for dr, line in enumerate(squares):
+        for dc, symbol in enumerate(line):
+            if symbol != ".":
+                lines[row + dr][col + dc] = symbol
+    return ["".join(line) for line in lines]
+
+
+def first_reading(ana: list[str], ben: list[str] | None = None) -> dict[str, Any]:
+    mats = [{"player": "Ana", "found": True, "grid": ana},
+            {"player": "Ben", "found": ben is not None, **({"grid": ben} if ben else {})}]
+    return {"kind": "warehouses", "warehouses": mats}
+
+
+def test_the_first_reading_of_a_hand_dealt_game_reveals_the_starting_cards() -> None:
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], deal="table")
+    cards = state.setup["cards"]
+    twin = cards["c10"]
+    reading = first_reading(laid_at(BLANK, twin, 3, 3), laid_at(BLANK, twin, 3, 3))
+    assert Referee().translate(state, reading) == [
+        {"type": "reveal", "zone": "warehouse", "player": 0, "card": "c10"},
+        {"type": "reveal", "zone": "warehouse", "player": 1, "card": "c16"}]  # equal cards
+    off_centre = first_reading(laid_at(BLANK, cards["c05"], 0, 0))
+    with pytest.raises(IllegalAction, match="which is no starting card not yet seen"):
+        Referee().translate(state, off_centre)
+    hidden = laid_at(BLANK, cards["c05"], 3, 3)
+    hidden[3], hidden[4] = "...?BA....", "...?BA...."  # only c05 (DBA) shows BA there
+    assert Referee().translate(state, first_reading(hidden))[0]["card"] == "c05"
+    hidden[3], hidden[4] = "...D??....", "...D??...."
+    with pytest.raises(IllegalAction, match="could be c05 or c11 or c17: the camera must read"):
+        Referee().translate(state, first_reading(hidden))
+    assert Referee().translate(state, first_reading(BLANK)) == []
+
+
+def test_a_hand_dealt_card_that_may_be_either_of_two_different_cards_is_asked_about() -> None:
+    cards = [{"id": "s0", "squares": ["AAA", "AAA"]}, {"id": "s1", "squares": ["CCC", "CCC"]},
+             {"id": "x", "squares": ["AAB", "AAB"]}, {"id": "y", "squares": ["AB", "AB"]}]
+    cards += [{"id": f"f{index:02}", "squares": ["DE", "ED"]} for index in range(16)]
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], deal="table",
+                                                 catalogue={"cards": cards})
+    state.apply({"type": "reveal", "zone": "warehouse", "player": 0, "card": "s0"})
+    state.apply({"type": "reveal", "zone": "warehouse", "player": 1, "card": "s1"})
+    grid = laid_at(state.data["grids"][0], ["AB", "AB"], 3, 5)  # x at col 4 looks the same
+    with pytest.raises(IllegalAction, match="shows x or y, laid so that they look the same: "
+                                            "declare which card it was"):
+        Referee().translate(state, first_reading(grid))
+
+
+def test_a_hand_dealt_card_comes_from_where_it_can_and_a_named_refill_means_the_hand() -> None:
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], deal="table")
+    for player, card in enumerate(["c01", "c02"]):
+        state.apply({"type": "reveal", "zone": "warehouse", "player": player, "card": card})
+    state.apply({"type": "reveal", "zone": "supply", "card": "c03"})
+    grid = laid_at(state.data["grids"][0], state.setup["cards"]["c19"], 3, 6)
+    referee = Referee()
+    assert referee.translate(state, first_reading(grid))[0]["source"] == "supply-or-hand"
+    named = referee.translate(state, dict(first_reading(grid), refill="c03"))
+    assert named == [{"type": "place", "source": "hand", "card": "c19", "row": 3, "col": 6,
+                      "rotation": 0, "refill": "c03"}]
+    state.apply({"type": "reveal", "zone": "hand", "player": 0, "card": "c07"})
+    assert referee.translate(state, first_reading(grid))[0]["source"] == "supply"
+    grid = laid_at(state.data["grids"][0], state.setup["cards"]["c07"], 3, 6)
+    assert referee.translate(state, first_reading(grid)) == [
+        {"type": "place", "source": "hand", "card": "c07", "row": 3, "col": 6, "rotation": 0,
+         "refill": None}]

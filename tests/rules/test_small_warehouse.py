@@ -133,10 +133,11 @@ def test_setup_deals_one_card_each_warehouse_and_hand_three_supply_thirteen_draw
     state = new_game()
     data = state.data
     dealt = (state.setup["warehouse_cards"] + data["hands"][0] + data["hands"][1]
-             + data["supply"] + data["draw_pile"])
+             + data["supply"] + state.setup["draw_pile"])  # the pile's order stays in setup
     assert [len(placed) for placed in data["placed"]] == [1, 1]
     assert [len(hand) for hand in data["hands"]] == [1, 1]
-    assert (len(data["supply"]), len(data["draw_pile"])) == (3, 13)
+    assert (len(data["supply"]), data["draw_pile"]) == (3, 13)
+    assert sorted(state.unseen()) == sorted(state.setup["draw_pile"])
     assert sorted(dealt) == sorted(state.setup["cards"])
     assert len(data["grids"][0]) == 8 and {len(row) for row in data["grids"][0]} == {10}
     assert state.current_player() == 0
@@ -145,7 +146,7 @@ def test_setup_deals_one_card_each_warehouse_and_hand_three_supply_thirteen_draw
 def test_placing_from_the_supply_refills_it_from_the_draw_pile() -> None:
     state = new_game()
     card = state.data["supply"][0]
-    next_card = state.data["draw_pile"][0]
+    next_card = state.setup["draw_pile"][0]
     place(state, "supply", card, 3, 0)
     assert card not in state.data["supply"] and next_card in state.data["supply"]
     assert state.data["placed"][0][-1] == {"card": card, "row": 3, "col": 0, "rotation": 0}
@@ -174,7 +175,7 @@ def test_game_ends_when_the_supply_cannot_be_refilled_with_eight_cards_each() ->
     state = play_randomly(new_game(seed=4), random.Random(4))
     assert len(state.log) == 14
     assert [len(placed) for placed in state.data["placed"]] == [8, 8]
-    assert len(state.data["supply"]) == 2 and state.data["draw_pile"] == []
+    assert len(state.data["supply"]) == 2 and state.data["draw_pile"] == 0
     assert state.current_player() is None and state.legal_actions() == []
 
 
@@ -248,7 +249,7 @@ def test_hand_placement_needs_a_refill_from_the_supply() -> None:
     with pytest.raises(IllegalAction, match="exactly"):
         place(state, "hand", hand_card, 3, 0)
     with pytest.raises(IllegalAction, match="supply to take"):
-        place(state, "hand", hand_card, 3, 0, refill=state.data["draw_pile"][0])
+        place(state, "hand", hand_card, 3, 0, refill=state.setup["draw_pile"][0])
 
 
 def test_every_listed_action_is_legal_and_placements_are_not_repeated() -> None:

@@ -54,3 +54,13 @@ def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None
         [{"t": "#", "k": "#", "m": []}, {"t": "#", "k": "#", "m": []}, None, None, None],
         [None] * 5]}]
     assert "to_act: 1" in view["lines"]
+
+
+def test_small_warehouse_shows_the_supply_seen_and_the_draw_pile_count_only() -> None:
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], deal="table")
+    for player, card in enumerate(["c01", "c02"]):
+        state.apply({"type": "reveal", "zone": "warehouse", "player": player, "card": card})
+    state.apply({"type": "reveal", "zone": "supply", "card": "c07"})
+    state.apply({"type": "reveal", "zone": "hand", "player": 0, "card": "c09"})
+    lines = presenters.present(state)["lines"]
+    assert lines == ["supply: c07 ? ?", "draw pile: 13 cards"]

@@ -1,0 +1,88 @@
+"""Small Warehouse dealt by hand: the time to list a state's chance outcomes.
+
+Run: .venv/bin/python benchmarks/small_warehouse_chance.py [--repeats 2000]
+
+Times ``chance_outcomes()`` (and ``unseen()``) on states of games dealt by hand:
+at setup (100 outcomes), and every state met in random hand-dealt playouts (the
+playouts' own generator, reveals entered at random). Prints the median and the
+slowest state's median in milliseconds (aim: under 1 ms), and the same figures
+relative to a fixed reference workload timed in the same run (a pure-Python and
+numpy loop), since the machine is shared and its speed swings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import numpy as np
+
+from rules import get_game
+from rules.engine import State
+from rules.playout import random_step
+
+GAME = "small-warehouse"
+PLAYOUTS = 10
+
+
+def reference_seconds() -> float:
+    """A fixed workload: a pure-Python loop and a small numpy product (best of 5)."""
+    best = float("inf")
+    matrix = np.arange(10_000, dtype=float).reshape(100, 100)
+    for _ in range(5):
+        started = time.perf_counter()
+        total = 0
+        for index in range(20_000):
+            total += index % 7
+        matrix @ matrix
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def states() -> list[State]:
+    """Each state met in a few random playouts of games dealt by hand."""
+    met = []
+    for seed in range(PLAYOUTS):
+        rng, state = random.Random(seed), get_game(GAME).new_game(["P1", "P2"], deal="table")
+        while not state.is_over():
+            met.append(state.clone())
+            state.apply(random_step(state, rng))
+    return met
+
+
+def median_ms(call, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - started)
+    return 1000 * statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=2000, help="timings per state")
+    args = parser.parse_args()
+    reference = reference_seconds() * 1000
+    setup = get_game(GAME).new_game(["P1", "P2"], deal="table")
+    met = states()
+    rows = [("setup", median_ms(setup.chance_outcomes, args.repeats),
+             len(setup.chance_outcomes()))]
+    each = [median_ms(state.chance_outcomes, args.repeats // 10) for state in met]
+    rows.append((f"playouts: median of {len(met)} states", statistics.median(each),
+                 round(statistics.median(len(s.chance_outcomes()) for s in met))))
+    rows.append(("playouts: slowest state", max(each), max(len(s.chance_outcomes())
+                                                          for s in met)))
+    unseen = [median_ms(state.unseen, args.repeats // 10) for state in met]
+    rows.append(("unseen(): median state", statistics.median(unseen),
+                 round(statistics.median(len(s.unseen()) for s in met))))
+    print(f"reference workload: {reference:.2f} ms")
+    print(f"{'chance_outcomes()':34} {'ms':>8} {'x reference':>12} {'listed':>9}")
+    for name, ms, count in rows:
+        print(f"{name:34} {ms:8.4f} {ms / reference:12.5f} {count:9d}")
+
+
+if __name__ == "__main__":
+    main()
