@@ -415,9 +415,8 @@ class Referee:
 def _engine_view(state: State) -> _Challenge:
     """The challenge as the engine's state has it."""
     data = state.data
-    card = data["reached"] % SHOP_CARDS
-    here = data["loaded"] and state.present_on_card(card) in data["loaded"]  # type: ignore[attr-defined]
-    return _Challenge(data["reached"], len(data["loaded"]), bool(here))
+    here = data["reached"] % SHOP_CARDS in data["loaded"]  # the numbers of the loaded cards
+    return _Challenge(data["reached"], len(data["loaded"]), here)
 
 
 def _read_observation(observation: Mapping[str, Any]) -> dict | None:
