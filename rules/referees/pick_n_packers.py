@@ -597,9 +597,11 @@ def _misread(state: State, known: list[list[str | None]], card: str, copies: int
     if known[row][col] is not None:
         return (f"{card} read at row {row}, column {col}, where {known[row][col]} lies: "
                 f"a misread, ignored")
-    there = next(f"row {r}, column {c}" for r, c in itertools.product(range(SHOP_GRID), repeat=2)
-                 if known[r][c] == card)
-    return f"{card} read at row {row}, column {col}, but it lies at {there}: a misread, ignored"
+    there = next((f"row {r}, column {c}" for r, c in itertools.product(range(SHOP_GRID), repeat=2)
+                  if known[r][c] == card), None)
+    if there is not None:
+        return f"{card} read at row {row}, column {col}, but it lies at {there}: a misread, ignored"
+    return None
 
 
 def _shop_reveal(row: int, col: int, card: str) -> dict:
