@@ -541,7 +541,8 @@ def present_reveal(state: State, load: Mapping[str, Any],
             if abs(presents[present]["mass_g"] - added) <= tolerance_g]
     if len(fits) == 1:
         return {"type": "reveal", "zone": "present", "shop": number, "present": fits[0]}, None
-    which = " or ".join(fits) if fits else "no unseen present"
+    which = (" or ".join([", ".join(fits[:-1]), fits[-1]]) if len(fits) > 1
+             else "no unseen present")
     return None, _hand_note(load, "load", f"the present loaded on shop card {number} weighs "
                             f"{added:.1f} g: {which}; it stays unknown (it changes no score)")
 
