@@ -345,6 +345,8 @@ class PickNPackersState(State):
         """Why ``action`` is not a legal reveal now (None: it is one of the outcomes)."""
         if self.deal == "seed":
             return "the seed dealt this game: nothing is revealed by hand"
+        if self.data["phase"] == OVER:
+            return "the game is over: nothing is left to reveal"
         zone = action.get("zone")
         if zone not in REVEAL_KEYS:
             return f"a {GAME_NAME} reveal has the zone 'shop' or 'present', not {zone!r}"
@@ -369,8 +371,6 @@ class PickNPackersState(State):
         return None
 
     def _present_reveal_problem(self, number: Any, present: Any) -> str | None:
-        if self.data["phase"] == OVER:
-            return "the game is over: no present cards are dealt"
         if type(number) is not int or number not in SHOP_NUMBERS:
             return f"'shop' is a shop card's number 0-8, not {number!r}"
         if not isinstance(present, str) or present not in self.setup["presents"]:

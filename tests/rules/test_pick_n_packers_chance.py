@@ -204,3 +204,12 @@ def test_a_hand_dealt_game_plays_to_the_end_without_any_reveal() -> None:
     assert not any(action["type"] == "reveal" for action in state.log)
     assert len(state.data["results"]) == len(PLAYERS)
     assert state.unseen()  # the layout was never seen, and that is fine
+
+
+def test_nothing_is_revealed_once_the_game_is_over() -> None:
+    state, rng = table_game(), random.Random(2)
+    while not state.is_over():
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.chance_outcomes() == []
+    with pytest.raises(IllegalAction, match="game is over"):
+        state.check_reveal(shop(0, 0, "shop-1"))
