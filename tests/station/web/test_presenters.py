@@ -54,3 +54,12 @@ def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None
         [{"t": "#", "k": "#", "m": []}, {"t": "#", "k": "#", "m": []}, None, None, None],
         [None] * 5]}]
     assert "to_act: 1" in view["lines"]
+
+
+def test_the_drone_line_names_loaded_presents_once_seen() -> None:
+    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], deal="table")
+    state.apply({"type": "speculate", "card": 3})
+    state.apply({"type": "load"})
+    assert "on the drone: card 0's present" in presenters.present(state)["lines"]
+    state.apply({"type": "reveal", "zone": "present", "shop": 0, "present": "wood-2"})
+    assert "on the drone: wood-2" in presenters.present(state)["lines"]
