@@ -70,6 +70,23 @@ time order (``t`` in the drone stream's clock)::
   drone handled between rounds) are noted in :attr:`Referee.notes` and ignored,
   and so are observation kinds this referee does not read.
 
+Games dealt by hand (``state.deal == "table"``; a seeded game is refereed as
+above and nothing is revealed): neither unknown of the game blocks play (see
+:mod:`rules.games.pick_n_packers`), so the referee reveals what the table shows
+and leaves the rest unknown:
+
+- the shop layout, from the camera's reading of the shop grid
+  (``{"kind": "shop", "cards": [[id or null, ...] × 3] × 3}``, the ``cards`` of
+  :func:`vision.games.pick_n_packers.read_shop`): each card read in an empty
+  cell is revealed there, a cell not read waits, and once eight are known the
+  ninth is the last cell's; a reading that contradicts the grid is a misread,
+  noted and ignored (the shop cards stay where they lie all game);
+- the present loaded, from the load's mass: the mass the load event added over
+  the latest mass before it, revealed (right after the ``load``) only when it
+  is within ``mass_tolerance_g`` (:data:`PRESENT_MASS_TOLERANCE_G`) of exactly
+  one present not yet seen this round; otherwise a note names the candidates
+  and the present stays unknown (a person may enter it from the picker).
+
 Example::
 
     >>> referee = PickNPackersReferee()
@@ -88,8 +105,9 @@ Example::
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,11 +116,15 @@ from rules import IllegalAction, State
 
 GAME = "pick-n-packers"
 SHOP_CARDS = 9  # "0/9" and 1..8
+SHOP_GRID = 3  # the shop cards lie in a 3 × 3 grid
 FULL_CIRCUIT = 9
 BEFORE_IMPACT_S = 0.2  # a position this long before the impact still names the landing's card
 BUTTONS = ("start", "foul", "undo")
 EVENTS = ("load", "lift", "land", "drop")
 KEPT_NOTES = 100
+# A loaded present is named by its mass only when one unseen present lies this close to the
+# mass the load added (each event's mass is within 0.11 g at p95, docs/drone-events.md).
+PRESENT_MASS_TOLERANCE_G = 0.4
 
 
 @dataclass
@@ -113,6 +135,7 @@ class RefereeResult:
     reached: int = 0
     ending: str | None = None  # home, fall, wrong-landing, touch; None while it goes on
     notes: list[dict] = field(default_factory=list)
+    loads: list[dict] = field(default_factory=list)  # the load event behind each load sent
 
     def __repr__(self) -> str:
         return (f"<RefereeResult {len(self.actions)} actions, reached={self.reached}, "
@@ -246,6 +269,7 @@ class _Core:
         if kind == "load":
             if self.state.loaded_here:
                 return self._note(item, "this card's present is already loaded")
+            self.result.loads.append(item)
             return {"type": "load"}
         if kind in ("drop", "foul"):
             if self.state.loaded == 0:
@@ -283,6 +307,8 @@ class _Core:
             return
         action, self.state = self.history.pop()
         self.result.actions.pop()
+        if action["type"] == "load":
+            self.result.loads.pop()
         self._note(item, f"undid {action}")
 
     def _note(self, item: dict, reason: str) -> Any:
@@ -360,6 +386,8 @@ class Referee:
         self.notes: deque[dict] = deque(maxlen=KEPT_NOTES)
         self._core = _Core(self.settings, with_positions, started=False)
         self._round: int | None = None
+        self.mass_tolerance_g = PRESENT_MASS_TOLERANCE_G
+        self._mass_g = 0.0  # the mass the drone carried at the latest drone observation
 
     def __repr__(self) -> str:
         return (f"<Referee {self.settings!r}, {len(self._core.held)} held, "
@@ -372,6 +400,10 @@ class Referee:
 
     def translate(self, state: State, observation: Mapping[str, Any]) -> list[dict]:
         """The actions this observation settles (often none); ``state`` is only read."""
+        if observation.get("kind") == "shop":
+            reveals, notes = shop_reveals(state, observation)
+            self.notes.extend(notes)
+            return reveals
         item = _read_observation(observation)
         if item is None:
             return []
@@ -383,12 +415,44 @@ class Referee:
         self._refuse_out_of_place(item, state)
         core.result = RefereeResult()
         core.history = []
+        self._weigh(item, observation.get("mass_g"))
         if "card" in item:
             core.push_position(item)
         else:
             core.push(item)
+        actions = core.result.actions
+        if core.result.loads and state.deal == "table":
+            actions = self._with_present_reveals(state, actions, core.result)
         self.notes.extend(core.result.notes)
-        return core.result.actions
+        return actions
+
+    def _weigh(self, item: dict, mass_g: Any) -> None:
+        """Give a load the mass carried before it; keep the latest mass carried."""
+        if not isinstance(mass_g, int | float) or isinstance(mass_g, bool):
+            return
+        if item.get("event") == "load":
+            item["before_g"] = self._mass_g
+        self._mass_g = float(mass_g)
+
+    def _with_present_reveals(self, state: State, actions: list[dict],
+                              result: RefereeResult) -> list[dict]:
+        """``actions`` with, after each load, the reveal of the present loaded when its mass
+        names it (a game dealt by hand); what it cannot name goes to the notes."""
+        trial, loads, out = state.clone(), iter(result.loads), []
+        for index, action in enumerate(actions):
+            out.append(action)
+            try:
+                trial.apply(action)
+            except IllegalAction:  # the table flags it; nothing after it is applied
+                return out + actions[index + 1:]
+            if action["type"] == "load":
+                reveal, note = present_reveal(trial, next(loads), self.mass_tolerance_g)
+                if reveal is not None:
+                    out.append(reveal)
+                    trial.apply(reveal)
+                if note is not None:
+                    result.notes.append(note)
+        return out
 
     def _follow(self, state: State) -> None:
         """Start afresh in a new round; take the challenge as the engine has it now."""
@@ -415,9 +479,8 @@ class Referee:
 def _engine_view(state: State) -> _Challenge:
     """The challenge as the engine's state has it."""
     data = state.data
-    card = data["reached"] % SHOP_CARDS
-    here = data["loaded"] and state.present_on_card(card) in data["loaded"]  # type: ignore[attr-defined]
-    return _Challenge(data["reached"], len(data["loaded"]), bool(here))
+    here = data["reached"] % SHOP_CARDS in data["loaded"]  # the numbers of the loaded cards
+    return _Challenge(data["reached"], len(data["loaded"]), here)
 
 
 def _read_observation(observation: Mapping[str, Any]) -> dict | None:
@@ -450,3 +513,101 @@ def translate(events: Iterable[dict], positions: Iterable[dict] | None = None,
               buttons: Iterable[dict] = ()) -> RefereeResult:
     """:meth:`PickNPackersReferee.translate` with the default settings."""
     return PickNPackersReferee().translate(events, positions, buttons)
+
+
+# --------------------------------------------------------------- games dealt by hand
+def present_reveal(state: State, load: Mapping[str, Any],
+                   tolerance_g: float = PRESENT_MASS_TOLERANCE_G,
+                   ) -> tuple[dict | None, dict | None]:
+    """The reveal of the present just loaded (``state`` is the game after the load), or None,
+    and a note when its mass does not name it.
+
+    The present added ``load["mass_g"] - load["before_g"]``; it is named only when exactly
+    one present not yet seen this round weighs that within ``tolerance_g``. Otherwise it
+    stays unknown (which present it is changes no ruling and no score) and the note lists
+    the candidates, for a person to enter from the picker if they wish.
+    """
+    data, presents = state.data, state.setup["presents"]
+    number = data["loaded"][-1]
+    if data["present_cards"][number] is not None:
+        return None, None
+    mass, before = load.get("mass_g"), load.get("before_g", 0.0)
+    if not isinstance(mass, int | float):
+        return None, _hand_note(load, "load", f"the load on shop card {number} gave no mass: "
+                                f"its present stays unknown")
+    added = mass - before
+    unseen = [present for present in presents if present not in data["present_cards"]]
+    fits = [present for present in unseen
+            if abs(presents[present]["mass_g"] - added) <= tolerance_g]
+    if len(fits) == 1:
+        return {"type": "reveal", "zone": "present", "shop": number, "present": fits[0]}, None
+    which = (" or ".join([", ".join(fits[:-1]), fits[-1]]) if len(fits) > 1
+             else "no unseen present")
+    return None, _hand_note(load, "load", f"the present loaded on shop card {number} weighs "
+                            f"{added:.1f} g: {which}; it stays unknown (it changes no score)")
+
+
+def shop_reveals(state: State, observation: Mapping[str, Any]) -> tuple[list[dict], list[dict]]:
+    """The reveals a camera reading of the shop grid makes, and notes on what it ignores.
+
+    ``observation``: ``{"kind": "shop", "cards": [[id or null, ...], ...]}`` (3 rows of 3,
+    as :func:`vision.games.pick_n_packers.read_shop` gives them; ``"found": false``
+    reads nothing). A card read in an empty cell of the grid is revealed there; a cell
+    not read (null: a hand, the drone) waits; a card read where the grid already
+    differs, or in two cells at once, is a misread and noted. Once eight cards are known
+    the ninth is the last cell's. A seeded game knows its layout: nothing to reveal.
+    """
+    cards = observation.get("cards")
+    if observation.get("found") is False or state.deal != "table" or state.is_over():
+        return [], []
+    if (not isinstance(cards, list) or len(cards) != SHOP_GRID
+            or any(not isinstance(row, list) or len(row) != SHOP_GRID
+                   or any(card is not None and not isinstance(card, str) for card in row)
+                   for row in cards)):
+        raise IllegalAction(f"a shop reading's cards are {SHOP_GRID} rows of {SHOP_GRID} "
+                            f"shop card ids or null, not {cards!r}")
+    known = [list(row) for row in state.data["shop"]]
+    copies = Counter(card for row in cards for card in row if card is not None)
+    reveals, notes = [], []
+    for row, col in itertools.product(range(SHOP_GRID), repeat=2):
+        card = cards[row][col]
+        if card is None or known[row][col] == card:
+            continue
+        problem = _misread(state, known, card, copies[card], row, col)
+        if problem is not None:
+            notes.append(_hand_note(observation, "shop", problem))
+            continue
+        known[row][col] = card
+        reveals.append(_shop_reveal(row, col, card))
+    empty = [(row, col) for row, col in itertools.product(range(SHOP_GRID), repeat=2)
+             if known[row][col] is None]
+    placed = {card for row in known for card in row}
+    unplaced = [card for card in state.setup["shop_cards"] if card not in placed]
+    if len(empty) == 1 and len(unplaced) == 1:  # the last card can only lie in the last cell
+        reveals.append(_shop_reveal(*empty[0], unplaced[0]))
+    return reveals, notes
+
+
+def _misread(state: State, known: list[list[str | None]], card: str, copies: int,
+             row: int, col: int) -> str | None:
+    """Why a card read at a cell is not taken (None: it is revealed there)."""
+    if card not in state.setup["shop_cards"]:
+        return f"{card!r} is not a shop card of this copy: ignored"
+    if copies > 1:
+        return f"{card} read in {copies} cells at once: ignored"
+    if known[row][col] is not None:
+        return (f"{card} read at row {row}, column {col}, where {known[row][col]} lies: "
+                f"a misread, ignored")
+    there = next((f"row {r}, column {c}" for r, c in itertools.product(range(SHOP_GRID), repeat=2)
+                  if known[r][c] == card), None)
+    if there is not None:
+        return f"{card} read at row {row}, column {col}, but it lies at {there}: a misread, ignored"
+    return None
+
+
+def _shop_reveal(row: int, col: int, card: str) -> dict:
+    return {"type": "reveal", "zone": "shop", "row": row, "col": col, "card": card}
+
+
+def _hand_note(source: Mapping[str, Any], kind: str, reason: str) -> dict:
+    return {"t": source.get("t"), "input": kind, "reason": reason}

@@ -154,8 +154,10 @@ def pick_n_packers_view(state: State) -> dict[str, Any]:
     """The drone challenge: shop cards 0-9, the card reached, speculation cards, past rounds."""
     data = state.data
     played = len(data.get("results", []))
+    presents = data.get("present_cards") or []  # under each shop card; None: not yet seen
+    loaded = [presents[number] or f"card {number}'s present" for number in data["loaded"]]
     lines = [f"round {played + 1} ({data['phase']}): pilots {', '.join(data['pilots'])}",
-             f"on the drone: {', '.join(data.get('loaded') or []) or 'nothing'}"]
+             f"on the drone: {', '.join(loaded) or 'nothing'}"]
     lines += [f"round {index}: {', '.join(result['pilots'])} reached {result['reached']}"
               f" ({result.get('ending', '')})"
               for index, result in enumerate(data.get("results", []), start=1)]

@@ -133,7 +133,8 @@ def test_loading_puts_the_present_of_the_drones_card_on_top() -> None:
     speculate(state, 0, 1)
     fly(state, 2)
     deal = state.setup["deals"][0]
-    assert state.data["loaded"] == deal[:2]
+    assert state.data["loaded"] == [0, 1]  # the shop cards whose presents are on the drone
+    assert state.loaded_presents() == deal[:2]  # the seed reveals each present once loaded
     masses = state.setup["presents"]
     assert state.loaded_mass_g() == pytest.approx(sum(masses[p]["mass_g"] for p in deal[:2]))
     with pytest.raises(IllegalAction, match="lifting"):

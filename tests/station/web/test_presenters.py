@@ -64,3 +64,12 @@ def test_small_warehouse_shows_the_supply_seen_and_the_draw_pile_count_only() ->
     state.apply({"type": "reveal", "zone": "hand", "player": 0, "card": "c09"})
     lines = presenters.present(state)["lines"]
     assert lines == ["supply: c07 ? ?", "draw pile: 13 cards"]
+
+
+def test_the_drone_line_names_loaded_presents_once_seen() -> None:
+    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], deal="table")
+    state.apply({"type": "speculate", "card": 3})
+    state.apply({"type": "load"})
+    assert "on the drone: card 0's present" in presenters.present(state)["lines"]
+    state.apply({"type": "reveal", "zone": "present", "shop": 0, "present": "wood-2"})
+    assert "on the drone: wood-2" in presenters.present(state)["lines"]
