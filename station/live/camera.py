@@ -173,11 +173,13 @@ class GameReader:
         if not shop.get("found"):
             return {}
         self.shop = shop["cards"]
+        # The shop's layout, for a game dealt by hand (the referee reveals the cards it sees).
+        seen = {"shop": {"kind": "shop", "cards": shop["cards"]}}
         drone = shop.get("drone") or {}
         number = self.layout.card_numbers.get(drone.get("card") or "")
         if number is None:
-            return {}
-        return {"drone": {"kind": "drone-position", "t": round(t, 3), "card": number}}
+            return seen
+        return {**seen, "drone": {"kind": "drone-position", "t": round(t, 3), "card": number}}
 
 
 def _in_order(mat: dict[str, Any]) -> dict[str, Any]:

@@ -210,11 +210,13 @@ def test_the_shop_reader_gives_the_card_under_the_drone() -> None:
             for i, card in enumerate(cards)]
     mat_id = layout.roles["shop"]
     reader = GameReader(layout)
+    layout_seen = {"kind": "shop", "cards": [cards[0:3], cards[3:6], cards[6:9]]}
     assert reader.observations([{"id": mat_id, "found": True, "cells": ["XXX"] * 3,
-                                 "tags": shop}], 1.0) == {}
+                                 "tags": shop}], 1.0) == {"shop": layout_seen}
     drone = {"id": tag_of["drone"], "row": 1, "col": 2, "rotation": 0}
     covered = [tag for tag in shop if (tag["row"], tag["col"]) != (1, 2)] + [drone]
     seen = reader.observations([{"id": mat_id, "found": True, "cells": ["XXX"] * 3,
                                  "tags": covered}], 7.5)
-    assert seen == {"drone": {"kind": "drone-position", "t": 7.5,
-                              "card": layout.card_numbers[cards[5]]}}
+    assert seen["drone"] == {"kind": "drone-position", "t": 7.5,
+                             "card": layout.card_numbers[cards[5]]}
+    assert seen["shop"] == layout_seen  # the card under the drone is remembered
