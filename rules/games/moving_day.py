@@ -651,6 +651,18 @@ class MovingDayState(State):
             for helper in player["helpers_out"]:
                 yield helper, f"out of play ({name} removed it)"
 
+    def where_box(self, box: str) -> str | None:
+        """Where box ``box`` has been seen, in a person's words ("in group 2"), or None."""
+        return next((where for seen, where in self._box_places() if seen == box), None)
+
+    def box_endings(self, player: int, boxes: int) -> Endings:
+        """The legal end places of ``boxes`` more boxes in player ``player``'s vehicles."""
+        return self.fleet.endings(self._occupied(player), boxes)
+
+    def helper_choices(self, player: int, helper: str | None) -> list[str | None]:
+        """Where player ``player`` may put helper card ``helper``: vehicles, None (out)."""
+        return self._helper_choices(self._free_seats(player), helper)
+
     def unseen_boxes(self) -> list[str]:
         """The boxes not seen yet, in catalogue order."""
         seen = {box for box, _ in self._box_places()}
