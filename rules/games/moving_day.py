@@ -873,6 +873,8 @@ class MovingDayState(State):
         new = [entry.get("box") for entry in entries if entry.get("box") not in boxes]
         for box in new:
             self._check_unseen_box(box)
+        require(len(set(new)) == len(new),
+                f"'boxes' must list each of the group's boxes once: {_listed(boxes)}")
         stand_ins = iter(new)
         named = [next(stand_ins, UNSEEN) if box == UNSEEN else box for box in boxes]
         require(UNSEEN not in named and next(stand_ins, None) is None,
