@@ -179,7 +179,7 @@ def test_listed_takes_of_unseen_groups_stand_in_the_first_unseen_components() ->
         "helper-01"]
 
 
-def test_the_refill_after_the_last_turn_stays_unseen_in_both_deals() -> None:
+def test_the_refill_after_the_last_turn_stays_unseen() -> None:
     seeded = get_game("moving-day").new_game(PLAYERS, seed=2, options={"rounds": 1})
     rng = random.Random(2)
     while not seeded.is_over():
@@ -201,3 +201,11 @@ def test_hand_dealt_random_games_reveal_only_unseen_components(seed: int) -> Non
     assert len(placed) == len(set(placed)) == 4 * 16
     assert len(seated) == len(set(seated))
     assert not set(placed) & set(state.unseen()) and not set(seated) & set(state.unseen())
+
+
+def test_the_module_examples_run() -> None:
+    import doctest
+
+    import rules.games.moving_day as module
+
+    assert doctest.testmod(module).failed == 0
