@@ -40,7 +40,10 @@ by one of two reveal actions, entered by a person at any time::
     {"type": "reveal", "group": 2, "box": "box-07"}       # the group's first unseen box
     {"type": "reveal", "group": 2, "helper": "helper-13"} # the group's helper card
 
-or together with the take itself: a take may name unseen boxes of its group
+(these are the chance outcomes listed; a whole group may also be entered at
+once, ``{"type": "reveal", "group": 2, "boxes": [...], "helper": ...}``, which
+is how a seeded game reveals each group it draws), or together with the take
+itself: a take may name unseen boxes of its group
 (the camera reads their tags as they are loaded) and, with ``"helper": id``,
 its unseen helper card. Nothing ever waits for a reveal (:meth:`is_chance` is
 never true): a group's helper card must be known only once that group is
@@ -598,30 +601,35 @@ class MovingDayState(State):
 
     # -- chance: what lies unseen, and its reveals ------------------------------------
     def seeded_reveal(self) -> Action | None:
-        """The first unseen box or helper (groups left to right, boxes first), from the piles.
+        """The first group (left to right) with anything unseen, revealed whole from the piles.
 
         The piles are drawn in order: the next box is the one after those already seen.
-        The refill after the last turn is never seen (a table dealt by hand cannot reveal
-        it either: the game is over).
+        One reveal per group keeps a seeded game as fast as before. The refill after the
+        last turn is never seen (a table dealt by hand cannot reveal it either: the game
+        is over).
         """
         data = self.data
         if data["turn"] >= self.options["rounds"] * len(self.players):
             return None  # over
         groups = data["groups"]
-        for index, group in enumerate(groups):
+        index = -1
+        for group in groups:
+            index += 1
+            boxes, helper = group["boxes"], group["helper"]
+            if UNSEEN not in boxes and helper != UNSEEN:
+                continue
             # Groups before ``index`` are all seen: the unseen ones are the last drawn.
-            if UNSEEN in group["boxes"]:
-                unseen = 0
-                for later in groups[index:]:
-                    unseen += later["boxes"].count(UNSEEN)
-                box = self.setup["box_pile"][data["box_next"] - unseen]
-                return {"type": REVEAL, "group": index, "box": box}
-            if group["helper"] == UNSEEN:
-                unseen = 0
-                for later in groups[index:]:
-                    unseen += later["helper"] == UNSEEN
-                helper = self.setup["helper_pile"][data["helper_next"] - unseen]
-                return {"type": REVEAL, "group": index, "helper": helper}
+            unseen_boxes = unseen_helpers = 0
+            for later in groups[index:]:
+                unseen_boxes += later["boxes"].count(UNSEEN)
+                unseen_helpers += later["helper"] == UNSEEN
+            reveal: Action = {"type": REVEAL, "group": index}
+            if UNSEEN in boxes:
+                first = data["box_next"] - unseen_boxes
+                reveal["boxes"] = self.setup["box_pile"][first:first + boxes.count(UNSEEN)]
+            if helper == UNSEEN:
+                reveal["helper"] = self.setup["helper_pile"][data["helper_next"] - unseen_helpers]
+            return reveal
         return None
 
     def _box_places(self) -> Iterable[tuple[str, str]]:
@@ -707,21 +715,31 @@ class MovingDayState(State):
         return counts
 
     def check_reveal(self, action: Action) -> None:
-        """A box or helper card of a group that is still unseen, and the group's slot for it.
+        """Boxes or a helper card of a group that are still unseen, and the group's slots for them.
 
+        Besides the outcomes listed (one ``box`` or one ``helper``), a reveal may name several
+        of the group's unseen boxes (``boxes``) and its helper at once, as a seeded game does.
         Any unseen helper card is accepted, not only the one that stands for its kind in
         :meth:`chance_outcomes`: cards of one kind are interchangeable.
         """
-        require(set(action) in ({"type", "group", "box"}, {"type", "group", "helper"}),
-                "a reveal names a 'group' and one 'box' or 'helper' of it, e.g. "
-                '{"type": "reveal", "group": 0, "box": "box-07"}')
+        parts = set(action) - {"type", "group"}
+        require("group" in action and parts and parts <= {"box", "boxes", "helper"}
+                and not {"box", "boxes"} <= parts,
+                "a reveal names a 'group' and one 'box' of it (or its 'boxes') or its 'helper', "
+                'e.g. {"type": "reveal", "group": 0, "box": "box-07"}')
         index = action["group"]
         group = self._checked_group(index)
-        if "box" in action:
-            self._check_unseen_box(action["box"])
-            require(UNSEEN in group["boxes"],
-                    f"every box of group {index} is known already: {_listed(group['boxes'])}")
-        else:
+        boxes = [action["box"]] if "box" in action else action.get("boxes", [])
+        require(isinstance(boxes, list) and (boxes or "helper" in action),
+                "'boxes' lists one or more box ids")
+        for box in boxes:
+            self._check_unseen_box(box)
+        require(len(set(boxes)) == len(boxes), "a box cannot lie in a group twice")
+        unseen = group["boxes"].count(UNSEEN)
+        require(unseen or not boxes,
+                f"every box of group {index} is known already: {_listed(group['boxes'])}")
+        require(len(boxes) <= unseen, f"group {index} has only {unseen} unseen box(es) left")
+        if "helper" in action:
             self._check_unseen_helper(action["helper"])
             require(group["helper"] is not None, f"group {index} has no helper card")
             require(group["helper"] == UNSEEN,
@@ -741,9 +759,12 @@ class MovingDayState(State):
 
     def _reveal(self, action: Action) -> None:
         group = self.data["groups"][action["group"]]
+        boxes = group["boxes"]
         if "box" in action:
-            group["boxes"][group["boxes"].index(UNSEEN)] = action["box"]
-        else:
+            boxes[boxes.index(UNSEEN)] = action["box"]
+        for box in action.get("boxes", ()):
+            boxes[boxes.index(UNSEEN)] = box
+        if "helper" in action:
             group["helper"] = action["helper"]
 
     # -- whose turn ----------------------------------------------------------------------
@@ -770,9 +791,13 @@ class MovingDayState(State):
     def _free_seats(self, player: int) -> list[int]:
         """How many seats are still free in each of the player's vehicles."""
         helpers = self.setup["helpers"]
-        return [seats - sum(helpers[helper][HELPER_COUNT] for helper in state["helpers"])
-                for seats, state in zip(self.fleet.seats, self.data["players"][player]["vehicles"],
-                                        strict=True)]
+        free = []
+        for seats, state in zip(self.fleet.seats, self.data["players"][player]["vehicles"],
+                                strict=True):
+            for helper in state["helpers"]:  # a plain loop: this runs on every move
+                seats -= helpers[helper][HELPER_COUNT]
+            free.append(seats)
+        return free
 
     def _helper_choices(self, free_seats: list[int], helper: str | None) -> list[str | None]:
         """Where the group's helper card may go: a vehicle's name, or None (out of play)."""
@@ -849,10 +874,11 @@ class MovingDayState(State):
         player = self.current_player()
         assert player is not None  # apply() refuses actions once the game is over
         group = self._checked_group(action.get("group"))
-        boxes = group["boxes"]
+        boxes, helper = group["boxes"], group["helper"]
         if UNSEEN in boxes:
             boxes = self._named_boxes(boxes, action.get("boxes"))
-        helper = self._taken_helper(action["group"], group["helper"], action)
+        if helper == UNSEEN or "helper" in action:
+            helper = self._taken_helper(action["group"], helper, action)
         occupied = self._occupied(player)
         assignment = self._checked_assignment(boxes, action.get("boxes"), occupied)
         if assignment not in self.fleet.endings(occupied, len(assignment)).legal:

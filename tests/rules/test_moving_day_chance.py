@@ -51,7 +51,7 @@ def test_a_seeded_game_reveals_its_draws_at_once_and_logs_only_the_players_actio
     assert [group["boxes"] for group in state.data["groups"]] == [
         piles[0][0:2], piles[0][2:4], piles[0][4:6]]
     assert [group["helper"] for group in state.data["groups"]] == piles[1][:3]
-    assert [step for step, _ in state.seed_reveals] == [0] * 9
+    assert [step for step, _ in state.seed_reveals] == [0] * 3  # one reveal per group
     assert state.chance_outcomes() == [] and state.seeded_reveal() is None
     take = state.legal_actions()[5]
     state.apply(take)
@@ -59,9 +59,8 @@ def test_a_seeded_game_reveals_its_draws_at_once_and_logs_only_the_players_actio
     group = state.data["groups"][take["group"]]
     assert group["boxes"] == piles[0][6:8] and group["helper"] == piles[1][3]
     assert [reveal for step, reveal in state.seed_reveals if step == 1] == [
-        {"type": REVEAL, "group": take["group"], "box": piles[0][6]},
-        {"type": REVEAL, "group": take["group"], "box": piles[0][7]},
-        {"type": REVEAL, "group": take["group"], "helper": piles[1][3]}]
+        {"type": REVEAL, "group": take["group"], "boxes": piles[0][6:8],
+         "helper": piles[1][3]}]
     assert "box_pile" not in json.dumps(state.public_view())
 
 
@@ -102,7 +101,14 @@ def test_any_card_of_a_helper_kind_is_accepted_not_only_the_one_listed() -> None
     ({"type": REVEAL, "group": 0, "helper": "helper-06"},
      "group 0's helper card is known already: helper-05"),
     ({"type": REVEAL, "group": 7, "box": "box-09"}, "'group' must be a group number 0..2"),
-    ({"type": REVEAL, "box": "box-09"}, "a reveal names a 'group' and one 'box' or 'helper'"),
+    ({"type": REVEAL, "box": "box-09"}, "a reveal names a 'group' and one 'box' of it"),
+    ({"type": REVEAL, "group": 1, "box": "box-09", "boxes": ["box-10"]},
+     "a reveal names a 'group' and one 'box' of it"),
+    ({"type": REVEAL, "group": 1, "boxes": []}, "'boxes' lists one or more box ids"),
+    ({"type": REVEAL, "group": 1, "boxes": ["box-09", "box-09"]},
+     "a box cannot lie in a group twice"),
+    ({"type": REVEAL, "group": 0, "boxes": ["box-09", "box-10"]},
+     "group 0 has only 1 unseen box(es) left"),
 ])
 def test_reveals_that_are_no_legal_outcome_are_refused_with_a_persons_reason(
         action: dict[str, Any], reason: str) -> None:
@@ -110,6 +116,15 @@ def test_reveals_that_are_no_legal_outcome_are_refused_with_a_persons_reason(
     state.apply({"type": REVEAL, "group": 0, "box": "box-07"})
     state.apply({"type": REVEAL, "group": 0, "helper": "helper-05"})
     assert refused(state, action).startswith(reason)
+
+
+def test_a_person_may_enter_a_whole_group_at_once() -> None:
+    state = table_game()
+    whole = {"type": REVEAL, "group": 2, "boxes": ["box-09", "box-10"], "helper": "helper-30"}
+    assert not any(outcome.action == whole for outcome in state.chance_outcomes())
+    state.apply(whole)
+    assert state.data["groups"][2] == {"boxes": ["box-09", "box-10"], "helper": "helper-30",
+                                       "snacks": 0}
 
 
 def test_a_full_group_refuses_another_box() -> None:
