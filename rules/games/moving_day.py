@@ -94,6 +94,7 @@ SPACE = "."
 NO_SPACE = "#"
 BOXES_PER_GROUP = 2
 UNSEEN = "?"  # a box or helper card of a group that the station has not seen yet
+TAKE_FIELDS = frozenset({"type", "group", "boxes", "helper_vehicle", "helper"})
 
 # placement: where the next box may go in a vehicle.
 LOWEST_ROW = "lowest-row"  # a free space in the lowest row that still has one
@@ -867,10 +868,13 @@ class MovingDayState(State):
 
     # -- checking an action ---------------------------------------------------------------
     def check(self, action: Action) -> None:
-        require(action["type"] == "take",
+        # Reasons are built only when needed: check() runs on every move of a simulation.
+        if action["type"] != "take":
+            raise IllegalAction(
                 f"unknown action {action['type']!r}: a turn is {{'type': 'take', ...}}")
-        unknown = set(action) - {"type", "group", "boxes", "helper_vehicle", "helper"}
-        require(not unknown, f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
+        unknown = set(action) - TAKE_FIELDS
+        if unknown:
+            raise IllegalAction(f"unknown field(s) {', '.join(sorted(map(str, unknown)))}")
         player = self.current_player()
         assert player is not None  # apply() refuses actions once the game is over
         group = self._checked_group(action.get("group"))
@@ -924,22 +928,24 @@ class MovingDayState(State):
 
     def _checked_group(self, index: Any) -> dict[str, Any]:
         groups = self.data["groups"]
-        require(isinstance(index, int) and not isinstance(index, bool)
-                and 0 <= index < len(groups),
-                f"'group' must be a group number 0..{len(groups) - 1}")
+        if not (isinstance(index, int) and not isinstance(index, bool)
+                and 0 <= index < len(groups)):
+            raise IllegalAction(f"'group' must be a group number 0..{len(groups) - 1}")
         return groups[index]
 
     def _checked_assignment(
         self, boxes: list[str], entries: Any, occupied: frozenset[Place]
     ) -> tuple[Place | None, ...]:
         """The place of each of the group's boxes, in group order, from the action's entries."""
-        require(isinstance(entries, list) and len(entries) == len(boxes),
-                f"'boxes' must list the group's {len(boxes)} boxes: {_listed(boxes)}")
+        if not isinstance(entries, list) or len(entries) != len(boxes):
+            raise IllegalAction(f"'boxes' must list the group's {len(boxes)} boxes: "
+                                f"{_listed(boxes)}")
         places: dict[str, Place | None] = {}
         for entry in entries:
             require(isinstance(entry, dict), "each entry of 'boxes' is an object")
             box = entry.get("box")
-            require(box in boxes and box not in places,
+            if box not in boxes or box in places:  # (the reason is built only when needed)
+                raise IllegalAction(
                     f"'boxes' must list each of the group's boxes once: {_listed(boxes)}")
             places[box] = self._checked_place(entry, occupied)
         taken = [place for place in places.values() if place is not None]
@@ -952,15 +958,16 @@ class MovingDayState(State):
         vehicle = entry.get("vehicle")
         if vehicle is None:
             return None
-        require(isinstance(vehicle, str) and vehicle in self.fleet.index,
-                f"no vehicle called {vehicle!r}")
+        if not isinstance(vehicle, str) or vehicle not in self.fleet.index:
+            raise IllegalAction(f"no vehicle called {vehicle!r}")
         row, col = entry.get("row"), entry.get("col")
-        require(all(isinstance(value, int) and not isinstance(value, bool)
-                    for value in (row, col)), "a placed box needs whole-number 'row' and 'col'")
+        require(type(row) is int and type(col) is int,  # not bool, a subclass of int
+                "a placed box needs whole-number 'row' and 'col'")
         place = (self.fleet.index[vehicle], row, col)
-        require(self.fleet.is_space(place), f"the {vehicle} has no box space at row {row} "
-                                            f"col {col}")
-        require(place not in occupied,
+        if not self.fleet.is_space(place):
+            raise IllegalAction(f"the {vehicle} has no box space at row {row} col {col}")
+        if place in occupied:
+            raise IllegalAction(
                 f"the {vehicle}'s space at row {row} col {col} already holds a box")
         return place
 
