@@ -300,3 +300,21 @@ def test_a_hand_over_a_mat_hides_boxes_without_a_flag() -> None:
     scooter = observation["players"][0]["vehicles"][0]
     scooter["boxes"], scooter["unknown_cells"] = scooter["boxes"][1:], 2
     assert Referee().translate(after, observation) == []
+
+
+def test_a_box_leaving_play_unseen_must_be_declared() -> None:
+    catalogue = default_catalogue("moving-day")
+    catalogue["vehicles"] = [{"name": "scooter", "layout": ["."], "seats": 3}]
+    state = get_game("moving-day").new_game(PLAYERS, catalogue=catalogue, deal="table")
+    state.apply({"type": "reveal", "group": 0, "helper": "helper-04"})
+    one = {"kind": "vehicles", "players": [{"player": "Ana", "vehicles": [
+        {"vehicle": "scooter", "found": True, "unknown_cells": 0,
+         "boxes": [{"box": "box-07", "row": 0, "col": 0, "rotation": 0}]}]}], "group": 0}
+    with pytest.raises(IllegalAction) as asked:
+        Referee().translate(state, one)
+    assert asked.value.reason == ("a box of group 0 leaves play (no space is open), but no "
+                                  "camera saw which: declare the take")
+    state.apply({"type": "reveal", "group": 0, "box": "box-31"})
+    read = Referee().translate(state, one)
+    assert read[-1]["boxes"] == [{"box": "box-31", "vehicle": None},
+                                 {"box": "box-07", "vehicle": "scooter", "row": 0, "col": 0}]
