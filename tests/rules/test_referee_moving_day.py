@@ -211,3 +211,110 @@ def test_after_the_end_observations_mean_nothing() -> None:
 def test_the_module_examples_run_and_the_referee_reads_well() -> None:
     assert doctest.testmod(referee_module).failed == 0
     assert "moving-day Referee" in repr(Referee())
+
+
+# -- a table dealt by hand: no camera sees the groups or the helper cards ----------------
+def scooter_reading(*boxes: str, **person: Any) -> dict[str, Any]:
+    """Ana's scooter with ``boxes`` from the bottom up, the rest of her mats not read."""
+    seen = [{"box": box, "row": 3 - number, "col": 0, "rotation": 0}
+            for number, box in enumerate(boxes)]
+    return {"kind": "vehicles", "players": [{"player": "Ana", "vehicles": [
+        {"vehicle": "scooter", "found": True, "boxes": seen, "unknown_tags": [],
+         "unknown_cells": 0}]}], **person}
+
+
+def hand_dealt() -> State:
+    return get_game("moving-day").new_game(PLAYERS, deal="table")
+
+
+def test_unseen_boxes_from_the_group_named_come_with_their_reveals() -> None:
+    state = hand_dealt()
+    referee = Referee()
+    assert referee.translate(state, scooter_reading("box-07", group=1)) == []  # one more due
+    read = referee.translate(state, scooter_reading("box-07", "box-31", group=1,
+                                                    helper="helper-04"))
+    assert read == [
+        {"type": "reveal", "group": 1, "box": "box-07"},
+        {"type": "reveal", "group": 1, "box": "box-31"},
+        {"type": "reveal", "group": 1, "helper": "helper-04"},
+        {"type": "take", "group": 1, "helper_vehicle": "scooter", "boxes": [
+            {"box": "box-07", "vehicle": "scooter", "row": 3, "col": 0},
+            {"box": "box-31", "vehicle": "scooter", "row": 2, "col": 0}]}]
+    assert state.data["groups"][1]["boxes"] == ["?", "?"]  # translate changes nothing
+    for action in read:
+        state.apply(action)
+    assert referee.translate(state, scooter_reading("box-07", "box-31")) == []
+
+
+def test_the_group_is_found_from_a_box_a_person_entered_or_asked_for() -> None:
+    state = hand_dealt()
+    state.apply({"type": "reveal", "group": 2, "box": "box-31"})
+    state.apply({"type": "reveal", "group": 2, "helper": "helper-04"})
+    read = Referee().translate(state, scooter_reading("box-07", "box-31"))
+    assert [action.get("group") for action in read] == [2, 2]
+    assert read[0] == {"type": "reveal", "group": 2, "box": "box-07"}
+    with pytest.raises(IllegalAction) as asked:
+        Referee().translate(state, scooter_reading("box-07", "box-08"))
+    assert asked.value.reason == ("box-07 and box-08 may come from group 0 or 1: no camera "
+                                  "sees the groups; name the group taken, or reveal its boxes")
+    with pytest.raises(IllegalAction, match="appeared, but group 1 does not hold them"):
+        Referee().translate(state, scooter_reading("box-07", "box-31", group=1))
+
+
+def test_a_helper_card_nobody_entered_is_asked_for() -> None:
+    state = hand_dealt()
+    with pytest.raises(IllegalAction) as asked:
+        Referee().translate(state, scooter_reading("box-07", "box-31", group=0))
+    assert asked.value.reason == ("Ana took group 0, but its helper card has not been seen: "
+                                  "enter it (no camera reads helper cards)")
+    state.apply({"type": "reveal", "group": 0, "helper": "helper-04"})
+    with pytest.raises(IllegalAction, match="group 0's helper card is helper-04, not 'helper-05'"):
+        Referee().translate(state, scooter_reading("box-07", "box-31", group=0,
+                                                   helper="helper-05"))
+    with pytest.raises(IllegalAction, match="helper-04 is already in group 0"):
+        Referee().translate(state, scooter_reading("box-07", "box-31", group=1,
+                                                   helper="helper-04"))
+
+
+def test_boxes_seen_before_or_not_in_the_copy_are_refused_with_a_persons_reason() -> None:
+    state = hand_dealt()
+    state.apply({"type": "reveal", "group": 0, "helper": "helper-04"})
+    for action in Referee().translate(state, scooter_reading("box-07", "box-31", group=0)):
+        state.apply(action)
+    ben = {"kind": "vehicles", "players": [{"player": "Ben", "vehicles": [
+        {"vehicle": "car", "found": True, "unknown_cells": 0,
+         "boxes": [{"box": "box-07", "row": 2, "col": 0, "rotation": 0}]}]}]}
+    with pytest.raises(IllegalAction) as refused:
+        Referee().translate(state, ben)
+    assert refused.value.reason == "box-07 is already in a vehicle (Ana's scooter)"
+    ben["players"][0]["vehicles"][0]["boxes"][0]["box"] = "x"
+    with pytest.raises(IllegalAction) as refused:
+        Referee().translate(state, ben)
+    assert refused.value.reason == "there is no box 'x' in this copy"
+
+
+def test_a_hand_over_a_mat_hides_boxes_without_a_flag() -> None:
+    state = get_game("moving-day").new_game(PLAYERS, seed=3)
+    _, after = first_take(state)
+    observation = seen_by_camera(after)
+    scooter = observation["players"][0]["vehicles"][0]
+    scooter["boxes"], scooter["unknown_cells"] = scooter["boxes"][1:], 2
+    assert Referee().translate(after, observation) == []
+
+
+def test_a_box_leaving_play_unseen_must_be_declared() -> None:
+    catalogue = default_catalogue("moving-day")
+    catalogue["vehicles"] = [{"name": "scooter", "layout": ["."], "seats": 3}]
+    state = get_game("moving-day").new_game(PLAYERS, catalogue=catalogue, deal="table")
+    state.apply({"type": "reveal", "group": 0, "helper": "helper-04"})
+    one = {"kind": "vehicles", "players": [{"player": "Ana", "vehicles": [
+        {"vehicle": "scooter", "found": True, "unknown_cells": 0,
+         "boxes": [{"box": "box-07", "row": 0, "col": 0, "rotation": 0}]}]}], "group": 0}
+    with pytest.raises(IllegalAction) as asked:
+        Referee().translate(state, one)
+    assert asked.value.reason == ("a box of group 0 leaves play (no space is open), but no "
+                                  "camera saw which: declare the take")
+    state.apply({"type": "reveal", "group": 0, "box": "box-31"})
+    read = Referee().translate(state, one)
+    assert read[-1]["boxes"] == [{"box": "box-31", "vehicle": None},
+                                 {"box": "box-07", "vehicle": "scooter", "row": 0, "col": 0}]
