@@ -58,7 +58,8 @@ def learnt_document(game: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
     if game == "pick-n-packers":  # presents carry no tag: weigh them in 'catalogue edit'
         from rules.catalogue import default_catalogue
 
-        document["presents"] = default_catalogue(game)["presents"]
+        document["presents"] = [{"id": present["id"], "material": present["material"]}
+                                for present in default_catalogue(game)["presents"]]
     return document
 
 

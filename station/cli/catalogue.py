@@ -154,7 +154,10 @@ def run_learn(arguments: argparse.Namespace) -> int:
 def run_edit(arguments: argparse.Namespace) -> int:
     from station.catalogue.form import edit_in_terminal
 
-    return edit_in_terminal(arguments.game, Path(arguments.file), sys.stdin, say,
+    def tell(line: str) -> None:  # a checked value's error is the bare one-line error
+        print(line, file=sys.stderr, flush=True)
+
+    return edit_in_terminal(arguments.game, Path(arguments.file), sys.stdin, tell,
                             ask_all=arguments.all)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
@@ -90,3 +91,79 @@ def test_learn_from_a_missing_replay(cli, replay, tmp_path):
                  "--mats", replay / "mats.json", "--out", tmp_path / "x.json")
     result.assert_bad_input()
     assert not (tmp_path / "x.json").exists()
+
+
+def _feed(monkeypatch, text):
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+
+
+BOXES = {"game": "moving-day", "boxes": [{"tag": 60 + index} for index in range(40)]}
+
+
+def test_edit_asks_each_box_and_rechecks_a_bad_value(cli, write_json, monkeypatch):
+    path = write_json(BOXES)
+    answers = "".join(f"books\nred\n{'yes' if index % 3 == 0 else 'no'}\n{index % 7 + 1}\n"
+                      f"{index % 3 + 1}\n" for index in range(40))
+    _feed(monkeypatch, answers.replace("books\nred\nyes\n1\n", "books\nred\nyes\n9\n1\n", 1))
+    result = cli("catalogue", "edit", "moving-day", path)
+    assert result.status == 0, result.stderr
+    assert "$.boxes[0].weight: must be 1..7" in result.stderr.splitlines()
+    saved = json.loads(path.read_text())
+    assert saved["boxes"][0] == {"tag": 60, "type": "books", "colour": "red", "fragile": True,
+                                 "weight": 1, "points": 1}
+    assert json.loads(result.stdout) == {"game": "moving-day", "file": str(path),
+                                         "answered": 200, "playable": True}
+
+
+def test_edit_keeps_the_answers_when_stdin_ends_early(cli, write_json, monkeypatch):
+    path = write_json(BOXES)
+    _feed(monkeypatch, "books\nred\nno\n3\n2\nlamps\n")
+    result = cli("catalogue", "edit", "moving-day", path)
+    assert result.status == 2 and result.stdout == ""
+    assert result.stderr.splitlines()[-1] == (
+        f"{path}: 6 answers saved, but $.boxes[1]: missing field 'colour'")
+    assert json.loads(path.read_text())["boxes"][1] == {"tag": 61, "type": "lamps"}
+
+
+def test_edit_names_removal_items_and_marks_boxes(cli, write_json, monkeypatch):
+    items = [{"tag": 50 + index, "shape": ["##", "#."] if index % 2 else ["#"]}
+             for index in range(30)]
+    path = write_json({"game": "removal", "items": items})
+    answers = "".join(f"thing {index}\n{'yes' if index < 5 else ''}\n\n\n"
+                      f"{'2 -2' if index == 7 else ''}\nhat\n{'1' if index == 9 else ''}\n"
+                      for index in range(30))
+    _feed(monkeypatch, answers.replace("2 -2", "2 3\n2 -2", 1).replace("hat\n", "cat\nhat\n", 1))
+    result = cli("catalogue", "edit", "removal", path)
+    assert result.status == 0, result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("$.")]
+    assert errors == ["$.items[0].symbol: must be one of \"block-stack\", \"pipe\", \"glasses\", "
+                      "\"yarn\", \"hat\", \"graduation-cap\", \"doll\", \"toy-train\", "
+                      "\"pacifier\", \"paw\"", "$.items[7].delicate[1]: must be -9..0"]
+    saved = json.loads(path.read_text())["items"]
+    assert saved[0] == {"tag": 50, "shape": ["#"], "name": "thing 0", "heavy": True,
+                        "symbol": "hat"}
+    assert saved[7]["delicate"] == [2, -2] and saved[9]["value"] == 1
+
+
+def test_check_refuses_a_deck_too_small_to_play(cli, write_json):
+    path = write_json({"game": "small-warehouse", "cards": [{"id": "c1", "squares": ["AB"]}]})
+    cli("catalogue", "check", "small-warehouse", path).assert_bad_input(
+        f"{path}: small-warehouse cannot be played with this catalogue by 2 players: "
+        "small-warehouse needs at least 7 cards, not 1")
+
+
+def test_check_refuses_an_item_that_fits_no_truck(cli, write_json):
+    path = write_json({"game": "removal", "items": [{"tag": 50, "shape": ["#########"]}]})
+    cli("catalogue", "check", "removal", path).assert_bad_input(
+        f"{path}: $.items[0].shape: fits in no truck")
+
+
+def test_check_counts_a_playable_copy(cli, write_json):
+    from rules.catalogue import default_catalogue
+
+    path = write_json(default_catalogue("small-warehouse"))
+    result = cli("catalogue", "check", "small-warehouse", path)
+    assert json.loads(result.stdout) == {"game": "small-warehouse", "file": str(path),
+                                         "playable": True, "cards": 20}
