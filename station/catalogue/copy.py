@@ -251,6 +251,8 @@ def read_copy(game: str, document: Node) -> dict[str, Any]:
     """The engine's catalogue for a copy's file; bad values raise InputError at their path."""
     from rules.catalogue import default_catalogue
 
+    if game not in READERS:
+        raise InputError(f"GAME: no game called {game!r} (known: {', '.join(GAMES)})")
     document.obj()
     named = document.get("game")
     if not named.is_null() and named.value != game:
@@ -274,6 +276,15 @@ def check_playable(game: str, catalogue: dict[str, Any], players: int | None = N
         reason = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
         raise CopyError(f"{game} cannot be played with this catalogue by {count} players: "
                         f"{reason}") from None
+
+
+def station_catalogues(folder: Path, given: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The copies' catalogues a station plays with: ``given`` (game → file, from
+    ``serve --catalogue``), else ``folder/GAME.json`` where there is one (the dashboard's
+    catalogue page saves there). Each is checked; a bad one raises InputError."""
+    files = {game: folder / f"{game}.json" for game in GAMES if (folder / f"{game}.json").exists()}
+    files.update({game: Path(path) for game, path in given.items()})
+    return {game: load_copy(game, path) for game, path in files.items()}
 
 
 def load_copy(game: str, path: str | Path, players: int | None = None) -> dict[str, Any]:

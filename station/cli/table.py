@@ -35,6 +35,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("--players", help="comma-separated player names (with --game)")
     add.add_argument("--seed", type=int, help="the game's seed (default: random)")
     add.add_argument("--options", help="the game's options as a JSON object")
+    add.add_argument("--catalogue", metavar="FILE",
+                     help="your copy's catalogue for the game (packref catalogue learn/edit)")
     _storage_options(add)
     add.set_defaults(run=run_add)
     listing = commands.add_parser("list", help="every table, one JSON line each")
@@ -93,16 +95,30 @@ def run_add(arguments: argparse.Namespace) -> int:
     station = open_station(arguments)
     players, options = ([], None) if not arguments.game else _game_arguments(arguments)
     seed = arguments.seed if arguments.seed is not None else secrets.randbelow(2**31)
+    catalogue = _copy_catalogue(arguments, players)
     try:
         if arguments.game:  # check the game before anything is written
-            get_game(arguments.game).new_game(players, seed=seed, options=options)
+            get_game(arguments.game).new_game(players, seed=seed, options=options,
+                                              catalogue=catalogue)
         live = station.create_table(arguments.name, arguments.id)
         if arguments.game:
-            station.start_game(live.info.id, arguments.game, players, seed, options, "cli")
+            station.start_game(live.info.id, arguments.game, players, seed, options, "cli",
+                               catalogue=catalogue)
     except (RulesError, ValueError, StoreConflict) as error:
         raise InputError(f"table add: {error}") from None
     emit(_summary(station, live.info.id))
     return 0
+
+
+def _copy_catalogue(arguments: argparse.Namespace, players: list[str]) -> dict[str, Any] | None:
+    """The ``--catalogue`` file's catalogue, checked playable by these players (or None)."""
+    if not arguments.catalogue:
+        return None
+    if not arguments.game:
+        raise InputError("--catalogue: give the game with --game")
+    from station.catalogue.copy import load_copy
+
+    return load_copy(arguments.game, arguments.catalogue, len(players))
 
 
 def run_list(arguments: argparse.Namespace) -> int:

@@ -37,6 +37,8 @@ class Station:
         self._tables: dict[str, LiveTable] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
+        #: A copy's catalogue per game (``serve --catalogue``), for every game started here.
+        self.catalogues: dict[str, dict[str, Any]] = {}
 
     def __repr__(self) -> str:
         return f"<Station {len(self._tables)} tables on {self.store!r}>"
@@ -90,8 +92,11 @@ class Station:
         return self._tables[table_id]
 
     def start_game(self, table_id: str, game: str, players: list[str], seed: int,
-                   options: dict[str, Any] | None, author: str) -> list[Event]:
-        return self._write(table_id, lambda t: t.plan_game(game, players, seed, options), author)
+                   options: dict[str, Any] | None, author: str,
+                   catalogue: dict[str, Any] | None = None) -> list[Event]:
+        chosen = catalogue if catalogue is not None else self.catalogues.get(game)
+        return self._write(table_id, lambda t: t.plan_game(game, players, seed, options, chosen),
+                           author)
 
     def observe(self, table_id: str, observation: dict[str, Any], source: str,
                 author: str) -> list[Event]:

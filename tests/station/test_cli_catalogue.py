@@ -167,3 +167,75 @@ def test_check_counts_a_playable_copy(cli, write_json):
     result = cli("catalogue", "check", "small-warehouse", path)
     assert json.loads(result.stdout) == {"game": "small-warehouse", "file": str(path),
                                          "playable": True, "cards": 20}
+
+
+def _learnt_removal():
+    """A copy as learnt (tag and shape) and edited (a name, some values) for Removal."""
+    from rules.catalogue import default_catalogue
+
+    items = default_catalogue("removal")["items"][:40]
+    return {"game": "removal", "items": [
+        {"tag": 200 - index, "shape": item["shape"], "name": f"my {item['name']}",
+         **{key: item[key] for key in ("heavy", "delicate", "symbol") if key in item}}
+        for index, item in enumerate(items)]}
+
+
+def test_simulate_plays_a_copy(cli, write_json):
+    path = write_json(_learnt_removal())
+    result = cli("simulate", "removal", "--players", "3", "--seed", "4", "--games", "2",
+                 "--catalogue", path)
+    assert result.status == 0, result.stderr
+    assert [line["seed"] for line in result.json_lines()] == [4, 5]
+
+
+def test_simulate_refuses_a_copy_the_engine_cannot_play(cli, write_json):
+    path = write_json({"game": "small-warehouse", "cards": [{"id": "c1", "squares": ["AB"]}]})
+    cli("simulate", "small-warehouse", "--players", "2", "--seed", "1", "--catalogue",
+        path).assert_bad_input(f"{path}: small-warehouse cannot be played")
+
+
+def test_a_table_game_keeps_its_copy_and_replays_without_the_file(cli, write_json, tmp_path):
+    from station.cli.table import open_station
+    from station.live.camera import table_layout
+
+    path = write_json(_learnt_removal())
+    data = tmp_path / "data"
+    result = cli("table", "add", "Table 1", "--game", "removal", "--players", "Ana,Ben",
+                 "--seed", "3", "--catalogue", path, "--data", data)
+    assert result.status == 0, result.stderr
+    path.unlink()  # months later: the file is gone
+    events = cli("table", "events", "table-1", "--data", data).json_lines()
+    game = next(event for event in events if event["kind"] == "game")
+    assert game["catalogue"]["items"][0]["name"] == "my piano"
+    station = open_station(type("A", (), {"data": str(data), "db": None})())
+    state = station.table("table-1").current.state
+    assert {item["id"] for item in state.setup["catalogue"]["items"]} == {
+        f"T{200 - index}" for index in range(40)}
+    _, layout = table_layout(station, "table-1")
+    assert layout.tags[200] == {"piece": "T200", "face": "front"}
+    assert layout.shapes["T200"] == ["##", "##"]
+
+
+def test_table_add_refuses_a_copy_too_small_for_the_players(cli, write_json, tmp_path):
+    path = write_json({"game": "pick-n-packers", "shop_cards": [
+        {"tag": 60 + n, "number": n} for n in range(9)], "presents": [
+        {"id": f"p{n}", "material": "wood", "mass_g": 5} for n in range(4)]})
+    cli("table", "add", "T", "--game", "pick-n-packers", "--players", "Ana,Ben,Cas",
+        "--catalogue", path, "--data", tmp_path).assert_bad_input(
+        f"{path}: $.presents: must have at least 9 entries")
+
+
+def test_kit_prints_stickers_for_exactly_the_copys_pieces(cli, write_json, tmp_path):
+    path = write_json(_learnt_removal())
+    result = cli("kit", "--out", tmp_path / "kit", "--catalogue", path)
+    assert result.status == 0, result.stderr
+    from station.cli.kit import copies, piece_names, stickers
+    from station.tags import assign_tags
+
+    own = copies([str(path)])
+    tags = assign_tags(own)
+    labels = {sticker.tag_id: sticker.label
+              for sticker in stickers(tags, 20, 20, 70, piece_names(own))}
+    assert labels[200] == "removal my piano"
+    assert {tag for tag in range(161, 201)} <= set(labels)
+    assert json.loads(result.stdout)["tags"] == len(tags)  # 40 items, default boxes, backs
