@@ -180,7 +180,9 @@ def describe(key: str, index: int, entry: dict[str, Any], total: int) -> str:
         if name in entry:
             seen.append(str(entry[name]))
             break
-    return f"{key.rstrip('s').replace('_', ' ')} {index + 1} of {total}: {', '.join(seen)}"
+    noun = {"boxes": "box", "items": "item", "cards": "card", "shop_cards": "shop card",
+            "presents": "present"}.get(key, key)
+    return f"{noun} {index + 1} of {total}: {', '.join(seen)}"
 
 
 def edit_in_terminal(game: str, path: Path, stdin: TextIO, say: Callable[[str], None],
