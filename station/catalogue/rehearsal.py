@@ -146,3 +146,48 @@ class Rehearsal:
                         [cv2.IMWRITE_JPEG_QUALITY, 95])
             count += 1
         return count
+
+
+def crop_to_mat(session: Rehearsal, image: np.ndarray, width: int = 360) -> np.ndarray:
+    """The part of ``image`` around the session's mat, scaled to ``width`` pixels (for docs)."""
+    spec = session.spec
+    margin = 2.0
+    corners = np.array([[-margin, -margin], [spec.cols + margin, -margin],
+                        [spec.cols + margin, spec.rows + margin], [-margin, spec.rows + margin]])
+    to_image = session.scene.table_to_image @ session.scene.mats[0].to_table
+    outline = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    x0, y0 = np.maximum(outline.min(axis=0).astype(int), 0)
+    x1, y1 = outline.max(axis=0).astype(int)
+    part = image[y0:y1, x0:x1]
+    return cv2.resize(part, (width, round(part.shape[0] * width / part.shape[1])),
+                      interpolation=cv2.INTER_AREA)
+
+
+def write_pictures(folder: Path, seed: int = 3) -> list[Path]:
+    """The pictures of ``docs/kit.md``: what the camera sees at each step of teaching."""
+    from vision.layout import MatSpec
+
+    rng = np.random.default_rng(seed)
+    colour = Rehearsal(MatSpec(0, 8, 10, "colour"), seed=seed)
+    card = laid_card(["AAC", "DDC"], colour.spec, rng)
+    tags = Rehearsal(MatSpec(1, 6, 8, "tags"), seed=seed + 1)
+    item = laid_piece(57, ["#..#", "####"], tags.spec, rng)
+    shots = [("catalogue-1-empty", colour, [Step("empty", colour.plan([])[0].content)]),
+             ("catalogue-2-laying", colour, [Step("hand", card.content)]),
+             ("catalogue-3-recorded", colour, [Step("piece", card.content)]),
+             ("catalogue-4-item", tags, [Step("piece", item.content)])]
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, session, steps in shots:
+        picture = crop_to_mat(session, next(session.frames(steps)))
+        path = folder / f"{name}.jpg"
+        cv2.imwrite(str(path), picture, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":  # python -m station.catalogue.rehearsal docs/images
+    import sys
+
+    for written_path in write_pictures(Path(sys.argv[1])):
+        print(written_path)
