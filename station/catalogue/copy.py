@@ -171,8 +171,12 @@ def _removal(document: Node, defaults: dict[str, Any]) -> dict[str, Any]:
     def piece(node: Node) -> dict[str, Any]:
         return _removal_piece(node, tags, ids, symbols, trucks)
 
+    def box(node: Node) -> dict[str, Any]:
+        node["value"].integer(0, MAX_BOX_VALUE)  # a moving box has a value
+        return piece(node)
+
     pieces = _pieces(document, "items", piece)
-    boxes = [*_pieces(document, "boxes", piece, 0)] if document.has("boxes") else []
+    boxes = _pieces(document, "boxes", box, 0) if document.has("boxes") else []
     boxes += [entry for entry in pieces if "value" in entry]
     catalogue["items"] = [entry for entry in pieces if "value" not in entry]
     catalogue["boxes"] = boxes or defaults["boxes"]

@@ -95,3 +95,14 @@ def test_a_set_of_removal_items_is_learnt_from_the_camera(seed):
     learner, notes = _learn(spec, laid, seed=seed)
     assert learner.entries == [{"tag": tag, "shape": shape} for tag, shape in pieces]
     assert [note.kind for note in notes].count("duplicate") == 1
+
+
+def test_moving_day_boxes_and_shop_cards_are_one_square_each():
+    box = _mat(["....", ".X..", "...."], [{"id": 90, "row": 1, "col": 1, "rotation": 270}])
+    two = _mat(["....", ".XX.", "...."], [{"id": 91, "row": 1, "col": 1, "rotation": 0}])
+    for game in ("moving-day", "pick-n-packers"):
+        learner = Learner(game, 0)
+        assert _kinds(learner, [EMPTY, box, EMPTY, two]) == ["ready", "recorded", "ready", "again"]
+        assert learner.entries == [{"tag": 90}]
+    assert Learner("pick-n-packers", 0).document()["presents"][0] == {"id": "wood-1",
+                                                                      "material": "wood"}
