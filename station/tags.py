@@ -5,7 +5,9 @@ out in a fixed order, so the same catalogues always give the same stickers:
 Removal's ``items`` then ``boxes``, Moving Day's ``boxes``, Pick 'n Packers'
 ``shop_cards``, the drone, and last the *back* stickers of the Removal tiles
 whose shape differs from its mirror image (seeing that sticker means the tile
-lies flipped).
+lies flipped). A piece of a copy's catalogue that names its ``tag`` (the sticker
+already on it, learnt by ``packref catalogue learn``) keeps that id; the others
+take the free ids in the same order.
 
 Example::
 
@@ -65,6 +67,7 @@ def assign_tags(catalogues: Mapping[str, Mapping[str, Any]]) -> dict[int, dict[s
     """
     pieces: list[dict[str, str]] = []
     backs: list[dict[str, str]] = []
+    fixed: dict[int, dict[str, str]] = {}
     for game, kind in TAGGED_PIECES:
         seen: set[str] = set()
         for index, entry in enumerate(catalogues.get(game, {}).get(kind, [])):
@@ -72,17 +75,31 @@ def assign_tags(catalogues: Mapping[str, Mapping[str, Any]]) -> dict[int, dict[s
             if piece in seen:
                 raise InputError(f"{game} catalogue: $.{kind}[{index}].id: {piece!r} repeats")
             seen.add(piece)
-            pieces.append({"game": game, "kind": kind, "piece": piece, "face": "front"})
+            front = {"game": game, "kind": kind, "piece": piece, "face": "front"}
+            if entry.get("tag") is not None:
+                _fix(fixed, int(entry["tag"]), front, f"{game} catalogue: $.{kind}[{index}].tag")
+            else:
+                pieces.append(front)
             if game == "removal" and is_chiral(list(entry.get("shape", []))):
                 backs.append({"game": game, "kind": kind, "piece": piece, "face": "back"})
     if "pick-n-packers" in catalogues:
         pieces.append({"game": "pick-n-packers", "kind": "drone", "piece": DRONE,
                        "face": "front"})
     every = pieces + backs
-    if len(every) > LAST_TAG_ID - FIRST_TAG_ID + 1:
-        raise InputError(f"catalogues: {len(every)} tagged pieces, but only "
+    free = [tag for tag in range(FIRST_TAG_ID, LAST_TAG_ID + 1) if tag not in fixed]
+    if len(every) > len(free):
+        raise InputError(f"catalogues: {len(every) + len(fixed)} tagged pieces, but only "
                          f"{LAST_TAG_ID - FIRST_TAG_ID + 1} tag ids (50-249)")
-    return {FIRST_TAG_ID + index: piece for index, piece in enumerate(every)}
+    return dict(sorted({**fixed, **dict(zip(free, every, strict=False))}.items()))
+
+
+def _fix(fixed: dict[int, dict[str, str]], tag: int, piece: dict[str, str], where: str) -> None:
+    """Give ``piece`` the tag id its catalogue names, once."""
+    if not FIRST_TAG_ID <= tag <= LAST_TAG_ID:
+        raise InputError(f"{where}: must be {FIRST_TAG_ID}..{LAST_TAG_ID}")
+    if tag in fixed:
+        raise InputError(f"{where}: tag {tag} is also on {fixed[tag]['piece']}")
+    fixed[tag] = piece
 
 
 def default_tags() -> dict[int, dict[str, str]]:

@@ -46,13 +46,17 @@ def _fill_unknown(mat: dict[str, Any], before: dict[str, Any] | None) -> dict[st
 class Stabilizer:
     """Passes an observation on once it has been the same for ``stable_frames`` frames in a row.
 
-    Cells read as ``?`` keep their last stable value before frames are compared.
+    Cells read as ``?`` keep their last stable value before frames are compared, unless
+    ``keep_unknown``: then a ``?`` stays a ``?`` (a reading is passed on only as it was
+    seen, e.g. to learn a piece, where a hand's ``?`` must never become the mat's ``.``).
     """
 
-    def __init__(self, stable_frames: int = DEFAULT_CONFIG.stable_frames) -> None:
+    def __init__(self, stable_frames: int = DEFAULT_CONFIG.stable_frames,
+                 keep_unknown: bool = False) -> None:
         if stable_frames < 1:
             raise ValueError("stable_frames must be at least 1")
         self.stable_frames = stable_frames
+        self.keep_unknown = keep_unknown
         self.stable: MatList | None = None
         self._candidate: MatList | None = None
         self._count = 0
@@ -63,7 +67,8 @@ class Stabilizer:
     def update(self, mats: MatList) -> MatList | None:
         """Feed one frame's ``mats``; the new stable observation when it has just changed."""
         before = {mat["id"]: mat for mat in self.stable or []}
-        merged = [_fill_unknown(mat, before.get(mat["id"])) for mat in mats]
+        merged = mats if self.keep_unknown else [_fill_unknown(mat, before.get(mat["id"]))
+                                                 for mat in mats]
         if merged == self._candidate:
             self._count += 1
         else:
@@ -75,14 +80,16 @@ class Stabilizer:
 
 
 def watch(frames: Iterable[np.ndarray], reader: Reader,
-          stable_frames: int = DEFAULT_CONFIG.stable_frames) -> Iterator[dict[str, Any]]:
+          stable_frames: int = DEFAULT_CONFIG.stable_frames,
+          keep_unknown: bool = False) -> Iterator[dict[str, Any]]:
     """``{"frame": i, "mats": [...]}`` each time the stable observation of ``frames`` changes.
 
     ``i`` counts frames from 0 and is the frame on which the new observation
     became stable. A mat pose fitted from fewer markers than
     ``config.trusted_pose_markers`` gives way to the last pose fitted from more.
+    ``keep_unknown`` as in :class:`Stabilizer`.
     """
-    stabilizer = Stabilizer(stable_frames)
+    stabilizer = Stabilizer(stable_frames, keep_unknown)
     remembered: dict[int, MatPose] = {}
     for index, frame in enumerate(frames):
         observation = reader.observe(frame, remembered)

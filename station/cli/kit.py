@@ -34,6 +34,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--tables", type=int, default=1,
                         help="how many tables share the room (their kits get distinct mat "
                         "numbers; default 1)")
+    parser.add_argument("--catalogue", action="append", default=[], metavar="FILE",
+                        help="your copy's catalogue (its \"game\" says which): the stickers "
+                        "are then exactly its pieces', each labelled with the piece's name; "
+                        "repeatable")
     parser.add_argument("--dpmm", type=float, default=10.0,
                         help="print resolution in dots per mm (default 10, about 254 dpi)")
     parser.set_defaults(run=run)
@@ -69,14 +73,41 @@ def mat_requests(catalogues: dict[str, Any], per_game: int, cell_mm: float,
 
 
 def stickers(tags: dict[int, dict[str, str]], cell_mm: float, truck_cell_mm: float,
-             shop_cell_mm: float) -> list:
-    """One sticker per tag, sized for the cells its piece lies on."""
+             shop_cell_mm: float, names: dict[tuple[str, str], str] | None = None) -> list:
+    """One sticker per tag, sized for the cells its piece lies on; ``names`` maps
+    (game, piece id) to the name printed on it (default: the id)."""
     from vision.kit import Sticker
 
+    names = names or {}
     sizes = {"removal": truck_cell_mm, "moving-day": cell_mm, "pick-n-packers": shop_cell_mm}
-    return [Sticker(tag_id, f"{piece['piece']} {piece['face']}"
-                    if piece["face"] == "back" else f"{piece['game']} {piece['piece']}",
+    labels = {tag_id: names.get((piece["game"], piece["piece"]), piece["piece"])
+              for tag_id, piece in tags.items()}
+    return [Sticker(tag_id, f"{labels[tag_id]} {piece['face']}"
+                    if piece["face"] == "back" else f"{piece['game']} {labels[tag_id]}",
                     sizes[piece["game"]]) for tag_id, piece in sorted(tags.items())]
+
+
+def copies(files: list[str]) -> dict[str, dict[str, Any]]:
+    """The copies' catalogues of ``--catalogue FILE``, by the game each file names."""
+    from station.catalogue.copy import load_copy
+    from station.jsonin import load_json_file
+
+    found: dict[str, dict[str, Any]] = {}
+    for path in files:
+        game = load_json_file(path).get("game")
+        name = game.choice([g for g in GAMES if g != "small-warehouse"])
+        if name in found:
+            raise InputError(f"--catalogue: two catalogues of {name}")
+        found[name] = load_copy(name, path)
+    return found
+
+
+def piece_names(catalogues: dict[str, dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """(game, piece id) → the name a copy gives the piece (Removal items), where it has one."""
+    return {(game, str(entry["id"])): str(entry.get("name") or entry.get("label")
+                                          or entry["id"])
+            for game, catalogue in catalogues.items()
+            for key in ("items", "boxes", "shop_cards") for entry in catalogue.get(key, [])}
 
 
 def run(arguments: argparse.Namespace) -> int:
@@ -88,13 +119,18 @@ def run(arguments: argparse.Namespace) -> int:
     _check(arguments)
     truck_cell = arguments.truck_cell_mm or arguments.cell_mm
     catalogues = {game: default_catalogue(game) for game in GAMES if game != "small-warehouse"}
+    own = copies(arguments.catalogue)
+    catalogues.update(own)
     try:
         numbers = table_numbers(arguments.table, arguments.tables)
         requests = mat_requests(catalogues, len(numbers), arguments.cell_mm, truck_cell,
                                 arguments.shop_cell_mm)
         mats = plan_mats(requests, numbers)
-        sheets = stickers(assign_tags(catalogues), arguments.cell_mm, truck_cell,
-                          arguments.shop_cell_mm)
+        tags = assign_tags(catalogues)
+        if own:  # exactly the copies' pieces
+            tags = {tag: piece for tag, piece in tags.items() if piece["game"] in own}
+        sheets = stickers(tags, arguments.cell_mm, truck_cell, arguments.shop_cell_mm,
+                          piece_names(own))
         files = write_kit(Path(arguments.out), mats, sheets, arguments.dpmm)
     except KitError as error:
         raise InputError(f"kit: {error}") from None

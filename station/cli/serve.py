@@ -51,6 +51,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--calibration", default=None,
                        help="drone calibration file (default "
                        "~/.config/packref/drone-calibration.json)")
+    serve.add_argument("--catalogue", action="append", default=[], metavar="GAME=FILE",
+                       help="play GAME with your copy's catalogue at every table (default: "
+                       "DATA/catalogues/GAME.json where there is one); repeatable")
     serve.set_defaults(run=run_serve)
 
     demo = subparsers.add_parser(
@@ -153,6 +156,14 @@ def _drone_plan(arguments: argparse.Namespace) -> dict[str, dict[str, Any]]:
             raise InputError(f"--drone-positions: {error}") from None
         plan[table] = {"port": port, "positions": positions}
     return plan
+
+
+def _catalogues(arguments: argparse.Namespace, settings: Any) -> dict[str, Any]:
+    """The copies' catalogues of ``--catalogue GAME=FILE`` and of DATA/catalogues, checked."""
+    from station.catalogue.copy import station_catalogues
+
+    return station_catalogues(settings.data_dir / "catalogues",
+                              _pairs(arguments.catalogue, "--catalogue"))
 
 
 def _camera_plan(arguments: argparse.Namespace) -> dict[str, str]:
@@ -258,9 +269,11 @@ def run_serve(arguments: argparse.Namespace) -> int:
     drones = _drone_plan(arguments)
     cameras = _camera_plan(arguments)
     settings = load_settings(arguments.data, arguments.db)
+    catalogues = _catalogues(arguments, settings)
     _log_to_file(settings)
     listener = _listen(arguments.host, arguments.port)
     services = build_services(settings)
+    services.station.catalogues = catalogues
     bridges = _clock_bridges(drones, cameras)
     app = create_app(services, _together(
         _drone_loop(drones, arguments, bridges) if drones else None,

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 
 from rules import get_game
-from rules.playout import random_game
+from rules.playout import play_randomly, random_game
 from station.cli._output import emit
 from station.errors import InputError
 from station.progress import Progress
@@ -25,6 +26,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--players", type=int, required=True, help="number of players")
     parser.add_argument("--seed", type=int, required=True, help="seed of the first game")
     parser.add_argument("--games", type=int, default=1, help="how many games (default 1)")
+    parser.add_argument("--catalogue", metavar="FILE",
+                        help="play with your copy's catalogue (packref catalogue learn/edit)")
     parser.set_defaults(run=run)
 
 
@@ -42,10 +45,17 @@ def run(arguments: argparse.Namespace) -> int:
     if arguments.games < 1:
         raise InputError("--games: must be at least 1")
     names = [f"P{index + 1}" for index in range(arguments.players)]
+    catalogue = None
+    if arguments.catalogue:
+        from station.catalogue.copy import load_copy
+
+        catalogue = load_copy(game.name, arguments.catalogue, arguments.players)
     with Progress(arguments.games, "games", stream=sys.stderr) as progress:
         for index in range(arguments.games):
             seed = arguments.seed + index
-            state = random_game(game.name, names, seed)
+            state = (random_game(game.name, names, seed) if catalogue is None else
+                     play_randomly(game.new_game(names, seed=seed, catalogue=catalogue),
+                                   random.Random(seed)))
             emit({
                 "game": game.name,
                 "seed": seed,

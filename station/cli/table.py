@@ -38,6 +38,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     add.add_argument("--deal", choices=("seed", "table"), default="seed",
                      help="seed: the station shuffles (default); table: the components were "
                           "shuffled and dealt by hand, and every draw is learnt at the table")
+    add.add_argument("--catalogue", metavar="FILE",
+                     help="your copy's catalogue for the game (packref catalogue learn/edit)")
     _storage_options(add)
     add.set_defaults(run=run_add)
     listing = commands.add_parser("list", help="every table, one JSON line each")
@@ -114,18 +116,30 @@ def run_add(arguments: argparse.Namespace) -> int:
         if arguments.seed is not None:
             raise InputError("--seed: a game dealt by hand (--deal table) has no seed")
         seed = 0
+    catalogue = _copy_catalogue(arguments, players)
     try:
         if arguments.game:  # check the game before anything is written
             get_game(arguments.game).new_game(players, seed=seed, options=options,
-                                              deal=arguments.deal)
+                                              catalogue=catalogue, deal=arguments.deal)
         live = station.create_table(arguments.name, arguments.id)
         if arguments.game:
             station.start_game(live.info.id, arguments.game, players, seed, options, "cli",
-                               arguments.deal)
+                               arguments.deal, catalogue=catalogue)
     except (RulesError, ValueError, StoreConflict) as error:
         raise InputError(f"table add: {error}") from None
     emit(_summary(station, live.info.id))
     return 0
+
+
+def _copy_catalogue(arguments: argparse.Namespace, players: list[str]) -> dict[str, Any] | None:
+    """The ``--catalogue`` file's catalogue, checked playable by these players (or None)."""
+    if not arguments.catalogue:
+        return None
+    if not arguments.game:
+        raise InputError("--catalogue: give the game with --game")
+    from station.catalogue.copy import load_copy
+
+    return load_copy(arguments.game, arguments.catalogue, len(players))
 
 
 def run_list(arguments: argparse.Namespace) -> int:

@@ -115,13 +115,17 @@ def _roles(game: str, players: list[str], mats: list[Any]) -> tuple[dict[str, An
             [mat.spec for mat in mats[:len(players)]])
 
 
-def camera_layout(game: str, players: list[str], table: int = 0, tables: int = 1) -> CameraLayout:
-    """The mats, owners and tags of ``game`` played by ``players`` at kit table ``table``."""
+def camera_layout(game: str, players: list[str], table: int = 0, tables: int = 1,
+                  catalogue: dict[str, Any] | None = None) -> CameraLayout:
+    """The mats, owners and tags of ``game`` played by ``players`` at kit table ``table``
+    (``catalogue``: the copy's own, whose pieces keep the tags stuck on them)."""
     from station.tags import assign_tags, tags_for_game
 
     if game not in CAMERA_GAMES:
         raise CameraError(f"the camera does not read {game!r} (it reads {', '.join(CAMERA_GAMES)})")
     catalogues = _catalogues()
+    if catalogue is not None and game != "small-warehouse":
+        catalogues[game] = catalogue
     roles, specs = _roles(game, list(players), _kit_mats(catalogues, game, table, tables))
     layout = CameraLayout(game, list(players), specs, roles,
                           tags_for_game(assign_tags(catalogues), game))
@@ -327,7 +331,8 @@ def table_layout(station: Station, table_id: str) -> tuple[int, CameraLayout] | 
     current = station.refresh(table_id).current  # a game another writer started counts too
     if current is None:
         return None
-    return current.seq, camera_layout(current.game.name, list(current.state.players))
+    return current.seq, camera_layout(current.game.name, list(current.state.players),
+                                      catalogue=current.catalogue)
 
 
 def _read_game(station: Station, table_id: str, source: CameraSource, game_seq: int,

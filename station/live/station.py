@@ -37,6 +37,8 @@ class Station:
         self._tables: dict[str, LiveTable] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
+        #: A copy's catalogue per game (``serve --catalogue``), for every game started here.
+        self.catalogues: dict[str, dict[str, Any]] = {}
 
     def __repr__(self) -> str:
         return f"<Station {len(self._tables)} tables on {self.store!r}>"
@@ -91,10 +93,13 @@ class Station:
 
     def start_game(self, table_id: str, game: str, players: list[str], seed: int,
                    options: dict[str, Any] | None, author: str,
-                   deal: str = "seed") -> list[Event]:
-        """Start a game; ``deal="table"`` when the components were dealt by hand (§9)."""
-        return self._write(table_id, lambda t: t.plan_game(game, players, seed, options, deal),
-                           author)
+                   deal: str = "seed",
+                   catalogue: dict[str, Any] | None = None) -> list[Event]:
+        """Start a game; ``deal="table"`` when the components were dealt by hand (§9);
+        ``catalogue``: the copy's components (default: the station's for that game, if any)."""
+        chosen = catalogue if catalogue is not None else self.catalogues.get(game)
+        return self._write(
+            table_id, lambda t: t.plan_game(game, players, seed, options, deal, chosen), author)
 
     def reveal(self, table_id: str, action: Action, author: str,
                source: str = "person") -> list[Event]:

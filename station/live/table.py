@@ -4,7 +4,9 @@ Event kinds (the payload fields follow the kind):
 
 ``game``         a new game starts at the table: ``game``, ``players``, ``seed``,
                  ``options``, ``setup`` (the shuffled setup, so replay does not
-                 depend on today's catalogue).
+                 depend on today's catalogue), and ``catalogue`` when the game is
+                 played with a copy's own catalogue (its tags tell the camera
+                 which piece is which, months later too).
 ``observation``  a stable observation: ``observation``, ``source``.
 ``action``       an action the engine applied: ``action``, ``cause`` (seq of the
                  observation it came from).
@@ -67,6 +69,7 @@ class CurrentGame:
     state: State
     seed: int
     applied: list[tuple[int, Action]] = field(default_factory=list)
+    catalogue: dict[str, Any] | None = None  # a copy's catalogue; None: the default one
 
     def summary(self) -> dict[str, Any]:
         state = self.state
@@ -119,14 +122,19 @@ class LiveTable:
     # -- deciding what new events to write ---------------------------------------------
     def plan_game(self, game_name: str, players: list[str], seed: int,
                   options: Mapping[str, Any] | None,
-                  deal: str = "seed") -> list[tuple[str, dict[str, Any]]]:
+                  deal: str = "seed", catalogue: Mapping[str, Any] | None = None,
+                  ) -> list[tuple[str, dict[str, Any]]]:
         """The event starting a new game (raises ValueError/UnknownGame on bad setup)."""
         game = get_game(game_name)
-        state = game.new_game(players, seed=seed, options=options, deal=deal)
+        state = game.new_game(players, seed=seed, options=options, catalogue=catalogue,
+                              deal=deal)
         document = state.to_json()
-        return [("game", {"game": game.name, "players": document["players"], "seed": seed,
-                          "deal": state.deal, "options": document["options"],
-                          "setup": document["setup"]})]
+        payload = {"game": game.name, "players": document["players"], "seed": seed,
+                   "deal": state.deal, "options": document["options"],
+                   "setup": document["setup"]}
+        if catalogue is not None:
+            payload["catalogue"] = dict(catalogue)
+        return [("game", payload)]
 
     def plan_observation(self, observation: dict[str, Any],
                          source: str) -> list[tuple[str, dict[str, Any]]]:
@@ -202,7 +210,8 @@ class LiveTable:
         game = get_game(payload["game"])
         state = game.replay({"players": payload["players"], "options": payload["options"],
                              "setup": payload["setup"], "log": []})
-        self.current = CurrentGame(event.seq, game, state, int(payload.get("seed", 0)))
+        self.current = CurrentGame(event.seq, game, state, int(payload.get("seed", 0)),
+                                   catalogue=payload.get("catalogue"))
         self.translator = TableTranslator(game.name)
         self.flags.clear()
         self.readings.clear()

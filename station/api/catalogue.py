@@ -1,0 +1,112 @@
+"""The catalogue page and its API: walk through a copy's pieces and fill what the camera
+cannot see (``DATA/catalogues/GAME.json``, which ``serve`` plays with at its next start).
+
+- ``GET  /api/catalogues/{game}``: every piece, its questions, the open values, and
+  whether the engine can play the copy (``reason`` when not);
+- ``PUT  /api/catalogues/{game}``: store a learnt file (``packref catalogue learn --out``);
+- ``POST /api/catalogues/{game}/answers``: ``{"list", "index", "field", "answer"}`` — one
+  answer, checked with the scoring commands' one-line errors (400 ``{"detail"}``);
+- ``POST /api/catalogues/{game}/presents/{index}/weigh``: ``{"table"}`` — the present's
+  mass from the load cell of the drone at that table (its latest reading, with only the
+  present on it), or ``{"mass_g"}`` read by hand from a kitchen scale.
+- ``GET  /catalogue/{game}``: the page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, HTTPException, Request, status
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from station.api.deps import ServicesDep, StationDep, TokenDep
+from station.catalogue.files import CopyFolder
+from station.catalogue.form import answer
+from station.catalogue.walk import walk_view
+from station.errors import InputError
+from station.jsonin import Node
+
+TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
+router = APIRouter()
+JsonBody = Annotated[dict[str, Any], Body()]
+
+
+def _folder(services: ServicesDep) -> CopyFolder:
+    return CopyFolder(services.settings.data_dir / "catalogues")
+
+
+def _document(folder: CopyFolder, game: str) -> dict[str, Any]:
+    document = folder.load(game)
+    if document is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND,
+                            f"no catalogue of {game} yet: learn one with 'packref catalogue "
+                            "learn' and upload it")
+    document.setdefault("game", game)
+    return document
+
+
+@router.get("/api/catalogues/{game}")
+def read_catalogue(game: str, services: ServicesDep) -> dict[str, Any]:
+    """The walk through the copy of ``game``."""
+    return walk_view(game, _document(_folder(services), game))
+
+
+@router.put("/api/catalogues/{game}")
+def store_catalogue(game: str, services: ServicesDep, _author: TokenDep,
+                    document: JsonBody) -> dict[str, Any]:
+    """Store a learnt file as the station's copy of ``game``."""
+    from station.catalogue.copy import LEARNT_KEY
+
+    folder = _folder(services)
+    folder.path(game)
+    named = Node(document).get("game", game)
+    if named.value != game:
+        raise named.fail(f"this is a catalogue of {named.value!r}, not of {game!r}")
+    Node(document)[LEARNT_KEY[game]].items(min_length=1)
+    folder.save(game, {**document, "game": game})
+    return walk_view(game, _document(folder, game))
+
+
+@router.post("/api/catalogues/{game}/answers")
+def answer_question(game: str, services: ServicesDep, _author: TokenDep,
+                    body: JsonBody) -> dict[str, Any]:
+    """Check and store one answer; the walk as it now stands."""
+    folder = _folder(services)
+    document = _document(folder, game)
+    request = Node(body)
+    key = request["list"].choice([k for k in ("cards", "items", "boxes", "shop_cards",
+                                              "presents") if k in document])
+    index = request["index"].integer(0, len(document[key]) - 1)
+    answer(document, key, index, request["field"].string(non_empty=True),
+           str(request["answer"].value if not request["answer"].is_null() else ""))
+    folder.save(game, document)
+    return walk_view(game, document)
+
+
+@router.post("/api/catalogues/{game}/presents/{index}/weigh")
+def weigh_present(game: str, index: int, services: ServicesDep, station: StationDep,
+                  _author: TokenDep, body: JsonBody) -> dict[str, Any]:
+    """The present's mass from a table's drone (``{"table"}``) or typed (``{"mass_g"}``)."""
+    request = Node(body)
+    if request.has("table"):
+        table = station.table(request["table"].string(non_empty=True))
+        masses = [reading["observation"]["mass_g"] for reading in table.readings
+                  if isinstance(reading.get("observation", {}).get("mass_g"), int | float)]
+        if not masses:
+            raise InputError(f"$.table: no load-cell reading from the drone at table "
+                             f"{request['table'].value!r} yet: put the present on the drone")
+        mass = float(masses[-1])
+    else:
+        mass = request["mass_g"].number()
+    return answer_question(game, services, _author,
+                           {"list": "presents", "index": index, "field": "mass_g",
+                            "answer": f"{mass:g}"})
+
+
+@router.get("/catalogue/{game}", response_class=HTMLResponse, include_in_schema=False)
+def catalogue_page(request: Request, game: str, services: ServicesDep) -> HTMLResponse:
+    document = _folder(services).load(game)
+    view = None if document is None else walk_view(game, {**document, "game": game})
+    return TEMPLATES.TemplateResponse(request, "catalogue.html", {"game": game, "view": view})

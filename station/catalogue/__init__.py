@@ -1,0 +1,11 @@
+"""Teaching packref a physical copy: catalogues learnt from the camera, then edited.
+
+- :mod:`station.catalogue.pieces` — one piece as the camera reads it, turned to a
+  fixed orientation (a card's squares, a tagged piece's tag and shape);
+- :mod:`station.catalogue.learn` — a stream of camera readings → a catalogue
+  (``packref catalogue learn``, contracts §11);
+- :mod:`station.catalogue.copy` — a copy's catalogue file: checked value by value
+  with JSON paths, completed from the defaults, refused when the engine cannot play it;
+- :mod:`station.catalogue.form` — the questions the camera cannot answer
+  (``packref catalogue edit`` and the dashboard's catalogue page).
+"""

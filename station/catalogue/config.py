@@ -1,0 +1,12 @@
+"""Thresholds of learning a catalogue (kept here, not in the code that uses them)."""
+
+from __future__ import annotations
+
+#: Frames a reading must hold to count as still (contracts §6's ``K``).
+STABLE_FRAMES = 3
+#: Frames a second of a table camera, for the figures of teaching a deck.
+CAMERA_FPS = 10.0
+#: A progress line on stderr every this many frames while nothing else happens.
+PROGRESS_EVERY = 50
+#: Largest present mass accepted, in grams: a present is a small token; more is a typo.
+MAX_PRESENT_G = 500.0

@@ -1,0 +1,54 @@
+"""Writing a catalogue file whole or not at all (a temporary file, then a rename)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def write_atomically(path: str | Path, document: Any) -> None:
+    """Write ``document`` as JSON to ``path``: readers see the old file or the new, never half."""
+    target = Path(path)
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
+                                             dir=target.parent)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            handle.write(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class CopyFolder:
+    """The station's copies' catalogues, one file per game: ``DATA/catalogues/GAME.json``.
+
+    ``serve`` plays each game with the file found here (unless ``--catalogue`` says
+    otherwise); the dashboard's catalogue page reads and fills them.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def path(self, game: str) -> Path:
+        from station.catalogue.copy import GAMES
+
+        if game not in GAMES:
+            from station.errors import InputError
+
+            raise InputError(f"no game called {game!r} (known: {', '.join(GAMES)})")
+        return self.folder / f"{game}.json"
+
+    def load(self, game: str) -> dict[str, Any] | None:
+        """The game's file as it stands (None: no copy taught yet)."""
+        from station.jsonin import load_json_file
+
+        path = self.path(game)
+        return load_json_file(path).value if path.exists() else None
+
+    def save(self, game: str, document: dict[str, Any]) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        write_atomically(self.path(game), document)

@@ -1,0 +1,169 @@
+"""Learning a catalogue from the camera: one piece at a time on an otherwise empty mat.
+
+:class:`Learner` takes the *stable* readings of the teaching mat (contracts §6's
+stability, but with ``?`` cells kept as seen: a hand held still over a card must
+never pass for the empty mat) and records each piece that lies still, alone,
+fully readable, once. After a piece is recorded the mat must be seen empty
+before the next one counts, so a piece nudged while being taken away is not
+recorded twice. What it says to the person comes back as :class:`Note` values.
+
+Example (readings as the camera would give them)::
+
+    >>> learner = Learner("small-warehouse", mat_id=0)
+    >>> empty = {"id": 0, "found": True, "cells": ["....", "...."], "tags": []}
+    >>> card = {"id": 0, "found": True, "cells": [".AC.", ".DD."], "tags": []}
+    >>> [note.kind for frame, mat in enumerate([empty, card, empty, card])
+    ...  for note in learner.see(frame, mat)]
+    ['ready', 'recorded', 'ready', 'recorded']
+    >>> learner.document()["cards"][1]
+    {'id': 'c02', 'squares': ['AC', 'DD']}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from station.catalogue.pieces import PieceError, card_squares, is_empty, tagged_piece, unknown_cells
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What one game's pieces are called, where they lie and what is recorded of them."""
+
+    game: str
+    mat_kind: str  # "colour" or "tags"
+    noun: str
+    key: str  # the catalogue's list of learnt pieces
+    read: Callable[[dict[str, Any]], dict[str, Any]]  # a piece reading → its entry
+
+    def same(self, entry: dict[str, Any], other: dict[str, Any]) -> bool:
+        """Whether two entries are the same piece seen twice (cards may repeat in a deck)."""
+        return "tag" in entry and entry["tag"] == other.get("tag")
+
+
+def _card(mat: dict[str, Any]) -> dict[str, Any]:
+    return {"squares": card_squares(mat["cells"])}
+
+
+def _shaped(mat: dict[str, Any]) -> dict[str, Any]:
+    tag, shape = tagged_piece(mat["cells"], mat.get("tags", []))
+    return {"tag": tag, "shape": shape}
+
+
+def _one_square(noun: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def read(mat: dict[str, Any]) -> dict[str, Any]:
+        tag, shape = tagged_piece(mat["cells"], mat.get("tags", []))
+        if shape != ["#"]:
+            raise PieceError(f"a {noun} covers one square, this covers "
+                             f"{''.join(shape).count('#')}: take everything else off the mat")
+        return {"tag": tag}
+    return read
+
+
+LESSONS = {
+    "small-warehouse": Lesson("small-warehouse", "colour", "card", "cards", _card),
+    "removal": Lesson("removal", "tags", "item", "items", _shaped),
+    "moving-day": Lesson("moving-day", "tags", "box", "boxes", _one_square("box")),
+    "pick-n-packers": Lesson("pick-n-packers", "tags", "shop card", "shop_cards",
+                             _one_square("shop card")),
+}
+
+
+@dataclass(frozen=True)
+class Note:
+    """One thing to tell the person: ``kind`` is ``ready``, ``recorded``, ``duplicate``,
+    ``again`` (lay it again), ``clear`` (take it away first) or ``missing`` (mat not seen)."""
+
+    frame: int
+    kind: str
+    message: str
+    entry: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        found = {"frame": self.frame, "note": self.kind, "message": self.message}
+        return found if self.entry is None else {**found, "entry": self.entry}
+
+
+@dataclass
+class Learner:
+    """Records the pieces of ``game`` laid one at a time on mat ``mat_id``."""
+
+    game: str
+    mat_id: int
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    _waiting: bool = False  # a piece was recorded: the mat must be empty before the next
+    _missing: bool = False
+    _ready_at: int | None = None  # frame where the mat was last seen empty
+    frames_per_piece: list[int] = field(default_factory=list)
+
+    @property
+    def lesson(self) -> Lesson:
+        return LESSONS[self.game]
+
+    def see(self, frame: int, mats: dict[str, Any] | list[dict[str, Any]]) -> list[Note]:
+        """A new stable reading (the teaching mat, or every mat of a frame); what to say."""
+        mat = mats if isinstance(mats, dict) else next(
+            (m for m in mats if m["id"] == self.mat_id), {"id": self.mat_id, "found": False})
+        if not mat.get("found"):
+            return self._note(frame, "missing", f"mat {self.mat_id} is not in view", once=True)
+        self._missing = False
+        if is_empty(mat):
+            self._waiting, self._ready_at = False, frame
+            return self._note(frame, "ready", f"mat {self.mat_id} is empty: lay the next "
+                              f"{self.lesson.noun} on it, alone, and keep still")
+        if self._waiting:
+            if unknown_cells(mat["cells"]):
+                return []  # a hand comes to take the piece away
+            return self._note(frame, "clear", f"take the {self.lesson.noun} away: the mat must "
+                              f"be empty before the next {self.lesson.noun}")
+        try:
+            entry = self.lesson.read(mat)
+        except PieceError as error:
+            return self._note(frame, "again", f"not recorded: {error}; lay it again")
+        return self._record(frame, entry)
+
+    def _record(self, frame: int, entry: dict[str, Any]) -> list[Note]:
+        self._waiting = True
+        noun = self.lesson.noun
+        twin = next((index for index, seen in enumerate(self.entries)
+                     if self.lesson.same(entry, seen)), None)
+        if twin is not None:
+            return self._note(frame, "duplicate", f"tag {entry['tag']} is already recorded "
+                              f"({noun} {twin + 1}): not recorded again", entry)
+        if self.game == "small-warehouse":
+            entry = {"id": f"c{len(self.entries) + 1:02d}", **entry}
+        same = [seen["id"] for seen in self.entries
+                if "squares" in entry and seen["squares"] == entry["squares"]]
+        self.entries.append(entry)
+        if self._ready_at is not None:
+            self.frames_per_piece.append(frame - self._ready_at)
+        shown = " ".join(entry["squares"]) if "squares" in entry else (
+            f"tag {entry['tag']}" + (f" {' '.join(entry['shape'])}" if "shape" in entry else ""))
+        extra = (f" (the same squares as {', '.join(same)}: a deck may repeat a card; if you "
+                 "laid the same card twice, remove one with 'packref catalogue edit')"
+                 if same else "")
+        return self._note(frame, "recorded", f"{noun} {len(self.entries)} recorded: "
+                          f"{shown}{extra}; take it away", entry)
+
+    def _note(self, frame: int, kind: str, message: str, entry: dict[str, Any] | None = None,
+              once: bool = False) -> list[Note]:
+        if once and self._missing:
+            return []
+        self._missing = kind == "missing"
+        self.counts[kind] = self.counts.get(kind, 0) + 1
+        return [Note(frame, kind, message, entry)]
+
+    def document(self) -> dict[str, Any]:
+        """The catalogue learnt so far (contracts §11)."""
+        from station.catalogue.copy import learnt_document
+
+        return learnt_document(self.game, self.entries)
+
+
+def learn(readings: Iterable[dict[str, Any]], learner: Learner) -> Iterator[Note]:
+    """Every note of ``learner`` over ``readings`` (``{"frame": i, "mats": [...]}`` stable ones)."""
+    for reading in readings:
+        yield from learner.see(reading["frame"], reading["mats"])

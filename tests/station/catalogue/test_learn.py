@@ -1,0 +1,108 @@
+"""Learning from stable readings: once per piece, never a half-seen piece, duplicates reported;
+and whole sets learnt from photo sequences made by the project's renderer."""
+
+import numpy as np
+import pytest
+
+from rules.catalogue import default_catalogue
+from station.catalogue.learn import Learner
+from station.catalogue.pieces import canonical_card
+from station.catalogue.rehearsal import Rehearsal, laid_card, laid_piece
+from vision.layout import MatSpec
+from vision.reader import Reader
+from vision.stability import watch
+
+
+def _mat(cells, tags=()):
+    return {"id": 0, "found": True, "cells": cells, "tags": list(tags)}
+
+
+EMPTY = _mat(["....", "....", "...."])
+CARD = _mat([".AC.", ".DD.", "...."])
+
+
+def _kinds(learner, readings):
+    return [note.kind for frame, mat in enumerate(readings) for note in learner.see(frame, mat)]
+
+
+def test_a_piece_is_recorded_once_and_the_mat_must_be_cleared_before_the_next():
+    learner = Learner("small-warehouse", 0)
+    nudged = _mat(["..AC", "..DD", "...."])
+    hand = _mat(["..?C", "..??", "...."])
+    assert _kinds(learner, [EMPTY, CARD, hand, nudged, EMPTY, CARD]) == [
+        "ready", "recorded", "clear", "ready", "recorded"]
+    assert [entry["id"] for entry in learner.entries] == ["c01", "c02"]
+
+
+def test_a_half_seen_piece_is_not_recorded_and_the_person_is_told_to_lay_it_again():
+    learner = Learner("small-warehouse", 0)
+    hand = _mat([".A?.", ".D?.", "...."])
+    kinds = _kinds(learner, [EMPTY, hand, CARD])
+    assert kinds == ["ready", "again", "recorded"]
+    assert learner.entries[0]["squares"] == ["AC", "DD"]
+
+
+def test_a_tag_seen_twice_is_reported_not_recorded_twice():
+    learner = Learner("removal", 0)
+    item = _mat(["XX..", "X...", "...."], [{"id": 57, "row": 0, "col": 0, "rotation": 0}])
+    again = _mat(["....", "..XX", "...X"], [{"id": 57, "row": 2, "col": 3, "rotation": 180}])
+    assert _kinds(learner, [EMPTY, item, EMPTY, again]) == ["ready", "recorded", "ready",
+                                                             "duplicate"]
+    assert learner.document() == {"game": "removal", "items": [{"tag": 57, "shape": ["##", "#."]}]}
+
+
+def test_a_missing_mat_is_said_once():
+    learner = Learner("moving-day", 0)
+    gone = {"id": 0, "found": False}
+    assert _kinds(learner, [gone, gone, EMPTY, gone]) == ["missing", "ready", "missing"]
+
+
+def _learn(spec, laid, seed):
+    session = Rehearsal(spec, seed=seed)
+    learner = Learner("small-warehouse" if spec.kind == "colour" else "removal", spec.id)
+    notes = []
+    for reading in watch(session.frames(session.plan(laid)), Reader([spec]), keep_unknown=True):
+        notes += learner.see(reading["frame"], reading["mats"])
+    return learner, notes
+
+
+def test_a_whole_small_warehouse_deck_is_learnt_from_the_camera():
+    spec = MatSpec(2, 8, 10, "colour")
+    rng = np.random.default_rng(20)
+    cards = default_catalogue("small-warehouse")["cards"]
+    laid = [laid_card(card["squares"], spec, rng) for card in cards]
+    laid[4].hand_held_still = laid[13].hand_held_still = True
+    learner, _ = _learn(spec, laid, seed=5)
+    assert [entry["squares"] for entry in learner.entries] == [
+        canonical_card(card["squares"]) for card in cards]
+    assert [entry["id"] for entry in learner.entries] == [card["id"] for card in cards]
+    assert learner.counts.get("again", 0) >= 2  # the hands held still were not recorded
+
+
+REMOVAL_ITEMS = ["I01", "I04", "I06", "I08", "I09", "I13", "I18", "I21", "I44", "I50", "I61",
+                 "I70", "I72", "I73"]
+
+
+@pytest.mark.parametrize("seed", [11])
+def test_a_set_of_removal_items_is_learnt_from_the_camera(seed):
+    spec = MatSpec(5, 6, 8, "tags")
+    rng = np.random.default_rng(seed)
+    shapes = {item["id"]: item["shape"] for item in default_catalogue("removal")["items"]}
+    pieces = [(60 + index, shapes[item]) for index, item in enumerate(REMOVAL_ITEMS)]
+    laid = [laid_piece(tag, shape, spec, rng) for tag, shape in pieces]
+    laid.append(laid_piece(*pieces[2], spec, rng))  # the same item laid again
+    laid[6].hand_held_still = True
+    learner, notes = _learn(spec, laid, seed=seed)
+    assert learner.entries == [{"tag": tag, "shape": shape} for tag, shape in pieces]
+    assert [note.kind for note in notes].count("duplicate") == 1
+
+
+def test_moving_day_boxes_and_shop_cards_are_one_square_each():
+    box = _mat(["....", ".X..", "...."], [{"id": 90, "row": 1, "col": 1, "rotation": 270}])
+    two = _mat(["....", ".XX.", "...."], [{"id": 91, "row": 1, "col": 1, "rotation": 0}])
+    for game in ("moving-day", "pick-n-packers"):
+        learner = Learner(game, 0)
+        assert _kinds(learner, [EMPTY, box, EMPTY, two]) == ["ready", "recorded", "ready", "again"]
+        assert learner.entries == [{"tag": 90}]
+    assert Learner("pick-n-packers", 0).document()["presents"][0] == {"id": "wood-1",
+                                                                      "material": "wood"}
