@@ -10,7 +10,7 @@ Actions (JSON objects; ``helpers`` is optional everywhere, default ``[]``):
 
 Loading follows contracts.md §4 (see :mod:`rules.removal_truck`); the end of
 the game follows §4's ``final`` drive and §5 (:mod:`rules.removal_scoring`).
-Readings of open rules are options, listed in ``docs/rules-notes-removal.md``.
+Readings of open rules are options, listed in ``docs/rules-notes.md`` (section Removal).
 
 Example::
 
@@ -71,7 +71,8 @@ class RemovalGame(Game):
     name = NAME
     min_players = 2
     max_players = 4
-    default_options: ClassVar[dict[str, Any]] = {"keepsakes": False, "empty_truck_drives": False}
+    default_options: ClassVar[dict[str, Any]] = {"keepsakes": False, "empty_truck_drives": False,
+                                                 "last_item_extra_action": False}
 
     @property
     def state_class(self) -> type[State]:
@@ -398,11 +399,21 @@ class RemovalState(State):
         return score
 
     def _advance(self, extra_granted: bool) -> None:
-        """Give the extra action, or pass the turn; end the round when the house is empty."""
+        """Give the extra action, or pass the turn; end the round when the house is empty.
+
+        The round ends the moment its last item is placed ("The round ends when the last
+        Item has been picked up and placed."): a pair of symbols that item makes is used up
+        and grants nothing, unless the option ``last_item_extra_action`` lets the player
+        take that extra action first, with the house empty.
+        """
+        house_empty = not any(tile is not None for line in self.data["house"] for tile in line)
+        if extra_granted and house_empty and not self.options.get("last_item_extra_action"):
+            extra_granted = False
+            self.data["last"]["extra_action"] = False
         self.data["extra_action"] = extra_granted
         if not extra_granted:
             self.data["turn"] = (self.data["turn"] + 1) % len(self.players)
-        if extra_granted or any(tile is not None for line in self.data["house"] for tile in line):
+        if extra_granted or not house_empty:
             return
         if self.data["round"] < self.setup["catalogue"]["rounds"]:
             self.data["round"] += 1
