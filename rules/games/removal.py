@@ -8,6 +8,22 @@ Actions (JSON objects; ``helpers`` is optional everywhere, default ``[]``):
 - ``{"type": "load-stored", "row": 3, "col": 2, "rotation": 0, "flip": true}`` — C;
 - ``{"type": "drive"}`` — D: drive off and score.
 
+The deal (chance steps, contracts §9): every tile drawn from the bag (the boxes)
+onto the house board or below it as a waiting item, and each keepsake card of
+the variant, is dealt as an unknown slot (``"?"``) listed in ``to_reveal``, in
+the order it is read: the keepsake cards, the house areas in reading order,
+then the waiting items. Nobody acts while a slot is unread (:meth:`is_chance`):
+the house decides what is available. A reveal reads the *next* slot:
+
+- ``{"type": "reveal", "zone": "house", "row": 0, "col": 1, "item": "I07"}`` — an
+  item area takes an item, a box area a box (``"item": "B03"``);
+- ``{"type": "reveal", "zone": "waiting", "slot": 0, "item": "I33"}``;
+- ``{"type": "reveal", "zone": "keepsakes", "slot": 0, "keepsake": "yarn"}``.
+
+A seeded game reads each slot from its shuffled piles in ``setup`` at once;
+at a table dealt by hand a person reads the board (or the referee turns a
+reading of the house into reveals), see ``docs/rules-notes.md``.
+
 Loading follows contracts.md §4 (see :mod:`rules.removal_truck`); the end of
 the game follows §4's ``final`` drive and §5 (:mod:`rules.removal_scoring`).
 Readings of open rules are options, listed in ``docs/rules-notes.md`` (section Removal).
@@ -28,7 +44,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
-from rules.engine import Action, Game, PlayerScore, State, require
+from rules.engine import REVEAL, Action, Game, Outcome, PlayerScore, State, require
+from rules.errors import IllegalAction
 from rules.registry import register
 from rules.removal_scoring import FinalHand, Transported, final_parts, winners
 from rules.removal_truck import (
@@ -50,6 +67,8 @@ FOUR_PLAYER_AREA = "4"
 BOX_AREA = "B"
 ITEM_AREA = "I"
 KEEPSAKES_DRAWN = 3
+UNKNOWN = "?"  # a slot dealt but not yet revealed (its component is on the table, unread)
+HOUSE, WAITING, KEEPSAKES = "house", "waiting", "keepsakes"
 CATALOGUE_KEYS = ("items", "boxes", "trucks", "house", "keepsakes", "helpers", "rounds",
                   "boxes_per_round")
 
@@ -81,11 +100,8 @@ class RemovalGame(Game):
     def make_setup(self, players: list[str], seed: int, options: dict[str, Any],
                    catalogue: Mapping[str, Any] | None) -> dict[str, Any]:
         """Shuffle the bag and the boxes, draw the keepsakes, pick the house side."""
-        source = dict(catalogue) if catalogue is not None else default_catalogue(NAME)
-        missing = [key for key in CATALOGUE_KEYS if key not in source]
-        if missing:
-            raise ValueError(f"the Removal catalogue lacks {', '.join(missing)}")
-        side = "2" if len(players) == 2 else "3-4"
+        setup = self.make_table_setup(players, options, catalogue)
+        source = setup["catalogue"]
         rng = random.Random(seed)
         bag = [item["id"] for item in source["items"]]
         boxes = [box["id"] for box in source["boxes"]]
@@ -93,10 +109,21 @@ class RemovalGame(Game):
         rng.shuffle(boxes)
         keepsakes = (rng.sample(list(source["keepsakes"]), KEEPSAKES_DRAWN)
                      if options["keepsakes"] else [])
+        return {**setup, "bag": bag, "box_bag": boxes, "keepsakes": keepsakes}
+
+    def make_table_setup(self, players: list[str], options: dict[str, Any],
+                         catalogue: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The catalogue and the house side for the number of players: nothing shuffled."""
+        source = dict(catalogue) if catalogue is not None else default_catalogue(NAME)
+        missing = [key for key in CATALOGUE_KEYS if key not in source]
+        if missing:
+            raise ValueError(f"the Removal catalogue lacks {', '.join(missing)}")
+        if options["keepsakes"] and len(source["keepsakes"]) < KEEPSAKES_DRAWN:
+            raise ValueError(f"the Keepsake variant needs {KEEPSAKES_DRAWN} keepsake cards")
+        side = "2" if len(players) == 2 else "3-4"
         kept = {key: source[key] for key in CATALOGUE_KEYS if key != "house"}
         kept["house"] = source["house"][side]
-        return {"catalogue": kept, "side": side, "bag": bag, "box_bag": boxes,
-                "keepsakes": keepsakes}
+        return {"catalogue": kept, "side": side}
 
 
 class RemovalState(State):
@@ -113,12 +140,16 @@ class RemovalState(State):
 
     # -- the position -------------------------------------------------------------------
     def initial_data(self) -> dict[str, Any]:
-        """Round 1 set up: house filled, waiting items below it, everyone's truck empty."""
+        """Round 1 dealt: keepsakes, house and waiting items as unknown slots to reveal
+        (``to_reveal``, in the order they are revealed), everyone's truck empty."""
         helpers = list(self.setup["catalogue"]["helpers"])
+        keepsakes = KEEPSAKES_DRAWN if self.options["keepsakes"] else 0
         self.data = {
             "round": 1, "turn": 0, "extra_action": False, "over": False,
             "bag_next": 0, "box_next": 0,
             "house": [[None] * len(row) for row in self.layout], "waiting": [],
+            "keepsakes": [UNKNOWN] * keepsakes,
+            "to_reveal": [[KEEPSAKES, slot] for slot in range(keepsakes)],
             "players": [{"track": 0, "helpers": list(helpers), "storage": None, "truck": [],
                          "transported": [], "final_drive": None} for _ in self.players],
             "last": None,
@@ -126,38 +157,181 @@ class RemovalState(State):
         self._fill_house(waiting_first=False)
         return self.data
 
-    def _draw(self, pile: str, counter: str) -> str | None:
-        """The next tile of the shuffled ``pile`` in setup, or None when it is used up."""
-        position = self.data[counter]
-        if position >= len(self.setup[pile]):
-            return None
-        self.data[counter] = position + 1
-        return self.setup[pile][position]
-
     def _fill_house(self, waiting_first: bool) -> None:
-        """Fill every area (bottom row from the waiting items when ``waiting_first``)."""
+        """Deal every area (bottom row from the waiting items when ``waiting_first``), then
+        the next round's waiting items: each drawn tile is an unknown slot to reveal, in
+        reading order, while the bag (the boxes) lasts. ``bag_next``/``box_next`` count the
+        tiles revealed so far (in a seeded game, the next places in the shuffled piles)."""
+        catalogue = self.setup["catalogue"]
         waiting = list(self.data["waiting"]) if waiting_first else []
+        items_left = len(catalogue["items"]) - self.data["bag_next"]
+        boxes_left = len(catalogue["boxes"]) - self.data["box_next"]
+        pending = self.data["to_reveal"]
         bottom = len(self.layout) - 1
         for row, line in enumerate(self.layout):
             for col, area in enumerate(line):
                 if area == BOX_AREA:
-                    tile = self._draw("box_bag", "box_next")
+                    tile = UNKNOWN if boxes_left > 0 else None
+                    boxes_left -= 1
                 elif area == ITEM_AREA or (area == FOUR_PLAYER_AREA and len(self.players) == 4):
-                    from_waiting = row == bottom and waiting
-                    tile = waiting.pop(0) if from_waiting else self._draw("bag", "bag_next")
+                    if row == bottom and waiting:
+                        tile = waiting.pop(0)
+                    else:
+                        tile = UNKNOWN if items_left > 0 else None
+                        items_left -= tile == UNKNOWN
                 else:
                     continue
                 self.data["house"][row][col] = tile
-        catalogue = self.setup["catalogue"]
+                if tile == UNKNOWN:
+                    pending.append([HOUSE, row, col])
         count = catalogue["house"]["waiting"] if self.data["round"] < catalogue["rounds"] else 0
-        drawn = (self._draw("bag", "bag_next") for _ in range(count))
-        self.data["waiting"] = [tile for tile in drawn if tile is not None]
+        count = max(0, min(count, items_left))
+        self.data["waiting"] = [UNKNOWN] * count
+        pending += [[WAITING, slot] for slot in range(count)]
 
     def current_player(self) -> int | None:
         return None if self.data["over"] else self.data["turn"]
 
     def is_over(self) -> bool:
         return self.data["over"]
+
+    # -- chance: the tiles and cards dealt ------------------------------------------------
+    def is_chance(self) -> bool:
+        """True while a dealt keepsake card, house area or waiting item is unread: the
+        house decides what is available, so nobody acts before the whole deal is known."""
+        return bool(self.data.get("to_reveal"))
+
+    def _pending(self) -> list[Any] | None:
+        pending = self.data.get("to_reveal")
+        return pending[0] if pending else None
+
+    def _slot_kind(self, slot: Sequence[Any]) -> str:
+        """What a slot takes: "keepsake", "box" or "item"."""
+        if slot[0] == KEEPSAKES:
+            return "keepsake"
+        return "box" if slot[0] == HOUSE and self.layout[slot[1]][slot[2]] == BOX_AREA else "item"
+
+    @staticmethod
+    def _reveal_action(slot: Sequence[Any], component: str) -> Action:
+        """The reveal of ``component`` in ``slot`` (see the module docstring)."""
+        if slot[0] == HOUSE:
+            return {"type": REVEAL, "zone": HOUSE, "row": slot[1], "col": slot[2],
+                    "item": component}
+        key = "keepsake" if slot[0] == KEEPSAKES else "item"
+        return {"type": REVEAL, "zone": slot[0], "slot": slot[1], key: component}
+
+    def unread_slot(self) -> Action | None:
+        """The next slot to reveal, as a reveal action without its component (None if none)."""
+        slot = self._pending()
+        if slot is None:
+            return None
+        action = self._reveal_action(slot, "")
+        del action["keepsake" if slot[0] == KEEPSAKES else "item"]
+        return action
+
+    def seeded_reveal(self) -> Action | None:
+        """The next unread slot filled from the seed's piles (None when all are read)."""
+        slot = self._pending()
+        if slot is None:
+            return None
+        kind = self._slot_kind(slot)
+        if kind == "keepsake":
+            component = self.setup["keepsakes"][slot[1]]
+        elif kind == "box":
+            component = self.setup["box_bag"][self.data["box_next"]]
+        else:
+            component = self.setup["bag"][self.data["bag_next"]]
+        return self._reveal_action(slot, component)
+
+    def _seen_tiles(self) -> set[str]:
+        """Every item and box that has left the bag and been read: on the house board, waiting,
+        in a truck, a storage or a stack of transported items."""
+        data = self.data
+        seen = {tile for line in data["house"] for tile in line if tile}
+        seen.update(data["waiting"])
+        for player in data["players"]:
+            seen.update(record["item"] for record in player["truck"])
+            seen.update(player["transported"])
+            if player["storage"] is not None:
+                seen.add(player["storage"])
+        seen.discard(UNKNOWN)
+        return seen
+
+    def _unseen_of(self, kind: str) -> list[str]:
+        """The components of ``kind`` ("item", "box", "keepsake") not yet seen, catalogue order."""
+        catalogue = self.setup["catalogue"]
+        if kind == "keepsake":
+            drawn = set(self.data.get("keepsakes", []))
+            return [card for card in catalogue["keepsakes"] if card not in drawn]
+        seen = self._seen_tiles()
+        pile = catalogue["boxes"] if kind == "box" else catalogue["items"]
+        return [entry["id"] for entry in pile if entry["id"] not in seen]
+
+    def chance_outcomes(self) -> list[Outcome]:
+        """The reveals of the next unread slot (reading order): each unseen tile of its kind."""
+        slot = self._pending()
+        if slot is None:
+            return []
+        return [Outcome(self._reveal_action(slot, component))
+                for component in self._unseen_of(self._slot_kind(slot))]
+
+    def unseen(self) -> dict[str, int]:
+        """Items and boxes still in the bag (or dealt but unread); keepsake cards in the variant."""
+        kinds = ("item", "box", "keepsake") if self.options["keepsakes"] else ("item", "box")
+        return {component: 1 for kind in kinds for component in self._unseen_of(kind)}
+
+    def check_reveal(self, action: Action) -> None:
+        """A reveal must read the next unread slot, with a component of its kind not yet seen."""
+        slot = self._pending()
+        if slot is None:
+            raise IllegalAction("nothing is waiting to be revealed now")
+        kind = self._slot_kind(slot)
+        key = "keepsake" if kind == "keepsake" else "item"
+        component = action.get(key)
+        expected = self._reveal_action(slot, component) if isinstance(component, str) else None
+        if action != expected or component not in self._unseen_of(kind):
+            raise IllegalAction(self._refusal(action, slot, kind, key))
+
+    def _refusal(self, action: Action, slot: Sequence[Any], kind: str, key: str) -> str:
+        """Why ``action`` is not the reveal of ``slot``, in a person's words."""
+        where = self._slot_name(slot)
+        component = action.get(key)
+        wanted = {"keepsake": "a keepsake card", "box": "a box", "item": "an item"}[kind]
+        if action.get("zone") != slot[0] or any(
+                action.get(field) != value for field, value in
+                zip(("row", "col") if slot[0] == HOUSE else ("slot",), slot[1:], strict=True)):
+            return f"the next thing to reveal is {where}"
+        if not isinstance(component, str):
+            return f"name {wanted} for {where} ('{key}')"
+        catalogue = self.setup["catalogue"]
+        known = (set(catalogue["keepsakes"]) if kind == "keepsake"
+                 else {entry["id"] for entry in catalogue["boxes" if kind == "box" else "items"]})
+        if component not in known:
+            other = "keepsake card" if kind == "keepsake" else kind
+            return f"there is no {other} {component!r} in this copy ({where} takes {wanted})"
+        if component not in self._unseen_of(kind):
+            return f"{component} is already on the table"
+        return f"a reveal names only the zone, the place and the {key}"
+
+    def _slot_name(self, slot: Sequence[Any]) -> str:
+        if slot[0] == HOUSE:
+            return f"the house area at row {slot[1]} col {slot[2]}"
+        if slot[0] == WAITING:
+            return f"waiting item {slot[1] + 1}"
+        return f"keepsake card {slot[1] + 1}"
+
+    def _reveal(self, action: Action) -> None:
+        """Fill the next unread slot (checked before)."""
+        slot = self.data["to_reveal"].pop(0)
+        if slot[0] == KEEPSAKES:
+            self.data["keepsakes"][slot[1]] = action["keepsake"]
+            return
+        if slot[0] == HOUSE:
+            self.data["house"][slot[1]][slot[2]] = action["item"]
+        else:
+            self.data["waiting"][slot[1]] = action["item"]
+        counter = "box_next" if self._slot_kind(slot) == "box" else "bag_next"
+        self.data[counter] += 1
 
     # -- the house ----------------------------------------------------------------------
     def _is_available(self, row: int, col: int) -> bool:
@@ -240,7 +414,7 @@ class RemovalState(State):
     # -- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every action, with helpers only where they change something (see the module notes)."""
-        if self.data["over"]:
+        if self.data["over"] or self.data.get("to_reveal"):
             return []
         player = self.data["players"][self.data["turn"]]
         owned = set(player["helpers"])
@@ -352,6 +526,9 @@ class RemovalState(State):
 
     # -- performing ---------------------------------------------------------------------------
     def perform(self, action: Action) -> None:
+        if action["type"] == REVEAL:
+            self._reveal(action)
+            return
         turn = self.data["turn"]
         player = self.data["players"][turn]
         helpers = action.get("helpers", [])
@@ -440,7 +617,7 @@ class RemovalState(State):
         if not self.data["over"]:
             return [PlayerScore(name, player["track"], {"track": player["track"]})
                     for name, player in zip(self.players, self.data["players"], strict=True)]
-        parts = final_parts(self._hands(), self.setup["keepsakes"])
+        parts = final_parts(self._hands(), self.data.get("keepsakes", self.setup.get("keepsakes")))
         return [PlayerScore(name, sum(part.values()), part)
                 for name, part in zip(self.players, parts, strict=True)]
 
