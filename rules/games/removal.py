@@ -307,8 +307,11 @@ class RemovalState(State):
         known = (set(catalogue["keepsakes"]) if kind == "keepsake"
                  else {entry["id"] for entry in catalogue["boxes" if kind == "box" else "items"]})
         if component not in known:
-            other = "keepsake card" if kind == "keepsake" else kind
-            return f"there is no {other} {component!r} in this copy ({where} takes {wanted})"
+            if kind != "keepsake" and component in self.entries:
+                other = "a box" if kind == "item" else "an item"
+                return f"{component} is {other}: {where} takes {wanted}"
+            name = "keepsake card" if kind == "keepsake" else kind
+            return f"there is no {name} {component!r} in this copy ({where} takes {wanted})"
         if component not in self._unseen_of(kind):
             return f"{component} is already on the table"
         return f"a reveal names only the zone, the place and the {key}"
