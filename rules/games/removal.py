@@ -35,6 +35,12 @@ Example::
     >>> state.apply(state.legal_actions()[0])
     >>> len(state.log)
     1
+    >>> table = get_game("removal").new_game(["Ana", "Ben"], deal="table")
+    >>> table.is_chance(), table.unread_slot()
+    (True, {'type': 'reveal', 'zone': 'house', 'row': 0, 'col': 1})
+    >>> table.apply({"type": "reveal", "zone": "house", "row": 0, "col": 1, "item": "I07"})
+    >>> len(table.chance_outcomes())  # row 0 col 2 is a box area: any of the 10 boxes
+    10
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import random
 
@@ -183,3 +185,10 @@ def test_the_revealed_keepsakes_are_scored() -> None:
     assert [score.parts["keepsakes"] for score in state.scores()] == _keepsake_points(
         stacks, state.data["keepsakes"])
     assert sum(_keepsake_points(stacks, state.data["keepsakes"])) > 0
+
+
+@pytest.mark.parametrize("module", ["rules.games.removal", "rules.removal_truck",
+                                    "rules.removal_scoring"])
+def test_the_module_examples_run(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and not result.failed
