@@ -172,7 +172,7 @@ class RemovalState(State):
         waiting = list(self.data["waiting"]) if waiting_first else []
         items_left = len(catalogue["items"]) - self.data["bag_next"]
         boxes_left = len(catalogue["boxes"]) - self.data["box_next"]
-        pending = self.data["to_reveal"]
+        pending = self.data.setdefault("to_reveal", [])  # absent in games stored before it
         bottom = len(self.layout) - 1
         for row, line in enumerate(self.layout):
             for col, area in enumerate(line):

@@ -19,7 +19,7 @@ import pytest
 from rules import get_game
 from rules.catalogue import default_catalogue
 from rules.games.removal import RemovalState
-from rules.playout import play_randomly
+from rules.playout import play_randomly, random_reveal
 
 GAME = get_game("removal")
 CATALOGUE = default_catalogue("removal")
@@ -221,3 +221,26 @@ def test_the_default_changes_some_of_those_games() -> None:
         _new(*(int(part) for part in case.split("-"))),
         random.Random(int(case.split("-")[1])))) != BEFORE_ISSUE_17[case]]
     assert changed  # the last item's pair came up in some, and now grants nothing
+
+
+@pytest.mark.parametrize("option", [False, True])
+@pytest.mark.parametrize("deal", ["seed", "table"])
+def test_random_playouts_round_trip_and_replay_with_the_option_off_and_on(option: bool,
+                                                                          deal: str) -> None:
+    """The battery's playout checks, for each setting of ``last_item_extra_action``."""
+    for players in (2, 4):
+        rng = random.Random(players)
+        state = GAME.new_game([f"P{index + 1}" for index in range(players)], seed=players,
+                              options={"last_item_extra_action": option}, deal=deal)
+        steps = 0
+        while not state.is_over():
+            reveal = random_reveal(state, rng) if state.is_chance() else None
+            state.apply(reveal or rng.choice(state.legal_actions()))
+            steps += 1
+            if steps % 5 == 0 or state.is_over():
+                document = json.loads(json.dumps(state.to_json()))
+                assert GAME.from_json(document) == state
+        assert state.legal_actions() == [] and state.current_player() is None
+        assert GAME.replay(json.loads(json.dumps(state.to_json()))) == state
+        for score in state.scores():
+            assert score.total == sum(score.parts.values())
