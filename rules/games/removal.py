@@ -50,9 +50,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
-from rules.engine import REVEAL, Action, Game, Outcome, PlayerScore, State, require
-from rules.errors import IllegalAction
+from rules.engine import REVEAL, Action, Game, PlayerScore, State, require
 from rules.registry import register
+from rules.removal_deal import KEEPSAKES, NO_AREA, UNKNOWN, DealtHouse
 from rules.removal_scoring import FinalHand, Transported, final_parts, winners
 from rules.removal_truck import (
     HELPER_IGNORE,
@@ -68,13 +68,7 @@ from rules.removal_truck import (
 
 NAME = "removal"
 ACTION_TYPES = ("load", "store", "load-stored", "drive")
-NO_AREA = "."
-FOUR_PLAYER_AREA = "4"
-BOX_AREA = "B"
-ITEM_AREA = "I"
 KEEPSAKES_DRAWN = 3
-UNKNOWN = "?"  # a slot dealt but not yet revealed (its component is on the table, unread)
-HOUSE, WAITING, KEEPSAKES = "house", "waiting", "keepsakes"
 CATALOGUE_KEYS = ("items", "boxes", "trucks", "house", "keepsakes", "helpers", "rounds",
                   "boxes_per_round")
 
@@ -132,8 +126,9 @@ class RemovalGame(Game):
         return {"catalogue": kept, "side": side}
 
 
-class RemovalState(State):
-    """A game of Removal; the whole position is in ``self.data`` (see :meth:`initial_data`)."""
+class RemovalState(DealtHouse, State):
+    """A game of Removal; the whole position is in ``self.data`` (see :meth:`initial_data`);
+    the deal and its chance steps come from :class:`~rules.removal_deal.DealtHouse`."""
 
     def __init__(self, game: Game, players: list[str], options: dict[str, Any],
                  setup: Mapping[str, Any], restore: Mapping[str, Any] | None = None) -> None:
@@ -163,184 +158,11 @@ class RemovalState(State):
         self._fill_house(waiting_first=False)
         return self.data
 
-    def _fill_house(self, waiting_first: bool) -> None:
-        """Deal every area (bottom row from the waiting items when ``waiting_first``), then
-        the next round's waiting items: each drawn tile is an unknown slot to reveal, in
-        reading order, while the bag (the boxes) lasts. ``bag_next``/``box_next`` count the
-        tiles revealed so far (in a seeded game, the next places in the shuffled piles)."""
-        catalogue = self.setup["catalogue"]
-        waiting = list(self.data["waiting"]) if waiting_first else []
-        items_left = len(catalogue["items"]) - self.data["bag_next"]
-        boxes_left = len(catalogue["boxes"]) - self.data["box_next"]
-        pending = self.data.setdefault("to_reveal", [])  # absent in games stored before it
-        bottom = len(self.layout) - 1
-        for row, line in enumerate(self.layout):
-            for col, area in enumerate(line):
-                if area == BOX_AREA:
-                    tile = UNKNOWN if boxes_left > 0 else None
-                    boxes_left -= 1
-                elif area == ITEM_AREA or (area == FOUR_PLAYER_AREA and len(self.players) == 4):
-                    if row == bottom and waiting:
-                        tile = waiting.pop(0)
-                    else:
-                        tile = UNKNOWN if items_left > 0 else None
-                        items_left -= tile == UNKNOWN
-                else:
-                    continue
-                self.data["house"][row][col] = tile
-                if tile == UNKNOWN:
-                    pending.append([HOUSE, row, col])
-        count = catalogue["house"]["waiting"] if self.data["round"] < catalogue["rounds"] else 0
-        count = max(0, min(count, items_left))
-        self.data["waiting"] = [UNKNOWN] * count
-        pending += [[WAITING, slot] for slot in range(count)]
-
     def current_player(self) -> int | None:
         return None if self.data["over"] else self.data["turn"]
 
     def is_over(self) -> bool:
         return self.data["over"]
-
-    # -- chance: the tiles and cards dealt ------------------------------------------------
-    def is_chance(self) -> bool:
-        """True while a dealt keepsake card, house area or waiting item is unread: the
-        house decides what is available, so nobody acts before the whole deal is known."""
-        return bool(self.data.get("to_reveal"))
-
-    def _pending(self) -> list[Any] | None:
-        pending = self.data.get("to_reveal")
-        return pending[0] if pending else None
-
-    def _slot_kind(self, slot: Sequence[Any]) -> str:
-        """What a slot takes: "keepsake", "box" or "item"."""
-        if slot[0] == KEEPSAKES:
-            return "keepsake"
-        return "box" if slot[0] == HOUSE and self.layout[slot[1]][slot[2]] == BOX_AREA else "item"
-
-    @staticmethod
-    def _reveal_action(slot: Sequence[Any], component: str) -> Action:
-        """The reveal of ``component`` in ``slot`` (see the module docstring)."""
-        if slot[0] == HOUSE:
-            return {"type": REVEAL, "zone": HOUSE, "row": slot[1], "col": slot[2],
-                    "item": component}
-        key = "keepsake" if slot[0] == KEEPSAKES else "item"
-        return {"type": REVEAL, "zone": slot[0], "slot": slot[1], key: component}
-
-    def unread_slot(self) -> Action | None:
-        """The next slot to reveal, as a reveal action without its component (None if none)."""
-        slot = self._pending()
-        if slot is None:
-            return None
-        action = self._reveal_action(slot, "")
-        del action["keepsake" if slot[0] == KEEPSAKES else "item"]
-        return action
-
-    def seeded_reveal(self) -> Action | None:
-        """The next unread slot filled from the seed's piles (None when all are read)."""
-        slot = self._pending()
-        if slot is None:
-            return None
-        kind = self._slot_kind(slot)
-        if kind == "keepsake":
-            component = self.setup["keepsakes"][slot[1]]
-        elif kind == "box":
-            component = self.setup["box_bag"][self.data["box_next"]]
-        else:
-            component = self.setup["bag"][self.data["bag_next"]]
-        return self._reveal_action(slot, component)
-
-    def _seen_tiles(self) -> set[str]:
-        """Every item and box that has left the bag and been read: on the house board, waiting,
-        in a truck, a storage or a stack of transported items."""
-        data = self.data
-        seen = {tile for line in data["house"] for tile in line if tile}
-        seen.update(data["waiting"])
-        for player in data["players"]:
-            seen.update(record["item"] for record in player["truck"])
-            seen.update(player["transported"])
-            if player["storage"] is not None:
-                seen.add(player["storage"])
-        seen.discard(UNKNOWN)
-        return seen
-
-    def _unseen_of(self, kind: str) -> list[str]:
-        """The components of ``kind`` ("item", "box", "keepsake") not yet seen, catalogue order."""
-        catalogue = self.setup["catalogue"]
-        if kind == "keepsake":
-            drawn = set(self.data.get("keepsakes", []))
-            return [card for card in catalogue["keepsakes"] if card not in drawn]
-        seen = self._seen_tiles()
-        pile = catalogue["boxes"] if kind == "box" else catalogue["items"]
-        return [entry["id"] for entry in pile if entry["id"] not in seen]
-
-    def chance_outcomes(self) -> list[Outcome]:
-        """The reveals of the next unread slot (reading order): each unseen tile of its kind."""
-        slot = self._pending()
-        if slot is None:
-            return []
-        return [Outcome(self._reveal_action(slot, component))
-                for component in self._unseen_of(self._slot_kind(slot))]
-
-    def unseen(self) -> dict[str, int]:
-        """Items and boxes still in the bag (or dealt but unread); keepsake cards in the variant."""
-        kinds = ("item", "box", "keepsake") if self.options["keepsakes"] else ("item", "box")
-        return {component: 1 for kind in kinds for component in self._unseen_of(kind)}
-
-    def check_reveal(self, action: Action) -> None:
-        """A reveal must read the next unread slot, with a component of its kind not yet seen."""
-        slot = self._pending()
-        if slot is None:
-            raise IllegalAction("nothing is waiting to be revealed now")
-        kind = self._slot_kind(slot)
-        key = "keepsake" if kind == "keepsake" else "item"
-        component = action.get(key)
-        expected = self._reveal_action(slot, component) if isinstance(component, str) else None
-        if action != expected or component not in self._unseen_of(kind):
-            raise IllegalAction(self._refusal(action, slot, kind, key))
-
-    def _refusal(self, action: Action, slot: Sequence[Any], kind: str, key: str) -> str:
-        """Why ``action`` is not the reveal of ``slot``, in a person's words."""
-        where = self._slot_name(slot)
-        component = action.get(key)
-        wanted = {"keepsake": "a keepsake card", "box": "a box", "item": "an item"}[kind]
-        if action.get("zone") != slot[0] or any(
-                action.get(field) != value for field, value in
-                zip(("row", "col") if slot[0] == HOUSE else ("slot",), slot[1:], strict=True)):
-            return f"the next thing to reveal is {where}"
-        if not isinstance(component, str):
-            return f"name {wanted} for {where} ('{key}')"
-        catalogue = self.setup["catalogue"]
-        known = (set(catalogue["keepsakes"]) if kind == "keepsake"
-                 else {entry["id"] for entry in catalogue["boxes" if kind == "box" else "items"]})
-        if component not in known:
-            if kind != "keepsake" and component in self.entries:
-                other = "a box" if kind == "item" else "an item"
-                return f"{component} is {other}: {where} takes {wanted}"
-            name = "keepsake card" if kind == "keepsake" else kind
-            return f"there is no {name} {component!r} in this copy ({where} takes {wanted})"
-        if component not in self._unseen_of(kind):
-            return f"{component} is already on the table"
-        return f"a reveal names only the zone, the place and the {key}"
-
-    def _slot_name(self, slot: Sequence[Any]) -> str:
-        if slot[0] == HOUSE:
-            return f"the house area at row {slot[1]} col {slot[2]}"
-        if slot[0] == WAITING:
-            return f"waiting item {slot[1] + 1}"
-        return f"keepsake card {slot[1] + 1}"
-
-    def _reveal(self, action: Action) -> None:
-        """Fill the next unread slot (checked before)."""
-        slot = self.data["to_reveal"].pop(0)
-        if slot[0] == KEEPSAKES:
-            self.data["keepsakes"][slot[1]] = action["keepsake"]
-            return
-        if slot[0] == HOUSE:
-            self.data["house"][slot[1]][slot[2]] = action["item"]
-        else:
-            self.data["waiting"][slot[1]] = action["item"]
-        counter = "box_next" if self._slot_kind(slot) == "box" else "bag_next"
-        self.data[counter] += 1
 
     # -- the house ----------------------------------------------------------------------
     def _is_available(self, row: int, col: int) -> bool:
