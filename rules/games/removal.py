@@ -8,9 +8,25 @@ Actions (JSON objects; ``helpers`` is optional everywhere, default ``[]``):
 - ``{"type": "load-stored", "row": 3, "col": 2, "rotation": 0, "flip": true}`` — C;
 - ``{"type": "drive"}`` — D: drive off and score.
 
+The deal (chance steps, contracts §9): every tile drawn from the bag (the boxes)
+onto the house board or below it as a waiting item, and each keepsake card of
+the variant, is dealt as an unknown slot (``"?"``) listed in ``to_reveal``, in
+the order it is read: the keepsake cards, the house areas in reading order,
+then the waiting items. Nobody acts while a slot is unread (:meth:`is_chance`):
+the house decides what is available. A reveal reads the *next* slot:
+
+- ``{"type": "reveal", "zone": "house", "row": 0, "col": 1, "item": "I07"}`` — an
+  item area takes an item, a box area a box (``"item": "B03"``);
+- ``{"type": "reveal", "zone": "waiting", "slot": 0, "item": "I33"}``;
+- ``{"type": "reveal", "zone": "keepsakes", "slot": 0, "keepsake": "yarn"}``.
+
+A seeded game reads each slot from its shuffled piles in ``setup`` at once;
+at a table dealt by hand a person reads the board (or the referee turns a
+reading of the house into reveals), see ``docs/rules-notes.md``.
+
 Loading follows contracts.md §4 (see :mod:`rules.removal_truck`); the end of
 the game follows §4's ``final`` drive and §5 (:mod:`rules.removal_scoring`).
-Readings of open rules are options, listed in ``docs/rules-notes-removal.md``.
+Readings of open rules are options, listed in ``docs/rules-notes.md`` (section Removal).
 
 Example::
 
@@ -19,6 +35,12 @@ Example::
     >>> state.apply(state.legal_actions()[0])
     >>> len(state.log)
     1
+    >>> table = get_game("removal").new_game(["Ana", "Ben"], deal="table")
+    >>> table.is_chance(), table.unread_slot()
+    (True, {'type': 'reveal', 'zone': 'house', 'row': 0, 'col': 1})
+    >>> table.apply({"type": "reveal", "zone": "house", "row": 0, "col": 1, "item": "I07"})
+    >>> len(table.chance_outcomes())  # row 0 col 2 is a box area: any of the 10 boxes
+    10
 """
 
 from __future__ import annotations
@@ -28,8 +50,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
-from rules.engine import Action, Game, PlayerScore, State, require
+from rules.engine import REVEAL, Action, Game, PlayerScore, State, require
 from rules.registry import register
+from rules.removal_deal import KEEPSAKES, NO_AREA, UNKNOWN, DealtHouse
 from rules.removal_scoring import FinalHand, Transported, final_parts, winners
 from rules.removal_truck import (
     HELPER_IGNORE,
@@ -45,10 +68,6 @@ from rules.removal_truck import (
 
 NAME = "removal"
 ACTION_TYPES = ("load", "store", "load-stored", "drive")
-NO_AREA = "."
-FOUR_PLAYER_AREA = "4"
-BOX_AREA = "B"
-ITEM_AREA = "I"
 KEEPSAKES_DRAWN = 3
 CATALOGUE_KEYS = ("items", "boxes", "trucks", "house", "keepsakes", "helpers", "rounds",
                   "boxes_per_round")
@@ -71,7 +90,8 @@ class RemovalGame(Game):
     name = NAME
     min_players = 2
     max_players = 4
-    default_options: ClassVar[dict[str, Any]] = {"keepsakes": False, "empty_truck_drives": False}
+    default_options: ClassVar[dict[str, Any]] = {"keepsakes": False, "empty_truck_drives": False,
+                                                 "last_item_extra_action": False}
 
     @property
     def state_class(self) -> type[State]:
@@ -80,11 +100,8 @@ class RemovalGame(Game):
     def make_setup(self, players: list[str], seed: int, options: dict[str, Any],
                    catalogue: Mapping[str, Any] | None) -> dict[str, Any]:
         """Shuffle the bag and the boxes, draw the keepsakes, pick the house side."""
-        source = dict(catalogue) if catalogue is not None else default_catalogue(NAME)
-        missing = [key for key in CATALOGUE_KEYS if key not in source]
-        if missing:
-            raise ValueError(f"the Removal catalogue lacks {', '.join(missing)}")
-        side = "2" if len(players) == 2 else "3-4"
+        setup = self.make_table_setup(players, options, catalogue)
+        source = setup["catalogue"]
         rng = random.Random(seed)
         bag = [item["id"] for item in source["items"]]
         boxes = [box["id"] for box in source["boxes"]]
@@ -92,14 +109,26 @@ class RemovalGame(Game):
         rng.shuffle(boxes)
         keepsakes = (rng.sample(list(source["keepsakes"]), KEEPSAKES_DRAWN)
                      if options["keepsakes"] else [])
+        return {**setup, "bag": bag, "box_bag": boxes, "keepsakes": keepsakes}
+
+    def make_table_setup(self, players: list[str], options: dict[str, Any],
+                         catalogue: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The catalogue and the house side for the number of players: nothing shuffled."""
+        source = dict(catalogue) if catalogue is not None else default_catalogue(NAME)
+        missing = [key for key in CATALOGUE_KEYS if key not in source]
+        if missing:
+            raise ValueError(f"the Removal catalogue lacks {', '.join(missing)}")
+        if options["keepsakes"] and len(source["keepsakes"]) < KEEPSAKES_DRAWN:
+            raise ValueError(f"the Keepsake variant needs {KEEPSAKES_DRAWN} keepsake cards")
+        side = "2" if len(players) == 2 else "3-4"
         kept = {key: source[key] for key in CATALOGUE_KEYS if key != "house"}
         kept["house"] = source["house"][side]
-        return {"catalogue": kept, "side": side, "bag": bag, "box_bag": boxes,
-                "keepsakes": keepsakes}
+        return {"catalogue": kept, "side": side}
 
 
-class RemovalState(State):
-    """A game of Removal; the whole position is in ``self.data`` (see :meth:`initial_data`)."""
+class RemovalState(DealtHouse, State):
+    """A game of Removal; the whole position is in ``self.data`` (see :meth:`initial_data`);
+    the deal and its chance steps come from :class:`~rules.removal_deal.DealtHouse`."""
 
     def __init__(self, game: Game, players: list[str], options: dict[str, Any],
                  setup: Mapping[str, Any], restore: Mapping[str, Any] | None = None) -> None:
@@ -112,45 +141,22 @@ class RemovalState(State):
 
     # -- the position -------------------------------------------------------------------
     def initial_data(self) -> dict[str, Any]:
-        """Round 1 set up: house filled, waiting items below it, everyone's truck empty."""
+        """Round 1 dealt: keepsakes, house and waiting items as unknown slots to reveal
+        (``to_reveal``, in the order they are revealed), everyone's truck empty."""
         helpers = list(self.setup["catalogue"]["helpers"])
+        keepsakes = KEEPSAKES_DRAWN if self.options["keepsakes"] else 0
         self.data = {
             "round": 1, "turn": 0, "extra_action": False, "over": False,
             "bag_next": 0, "box_next": 0,
             "house": [[None] * len(row) for row in self.layout], "waiting": [],
+            "keepsakes": [UNKNOWN] * keepsakes,
+            "to_reveal": [[KEEPSAKES, slot] for slot in range(keepsakes)],
             "players": [{"track": 0, "helpers": list(helpers), "storage": None, "truck": [],
                          "transported": [], "final_drive": None} for _ in self.players],
             "last": None,
         }
         self._fill_house(waiting_first=False)
         return self.data
-
-    def _draw(self, pile: str, counter: str) -> str | None:
-        """The next tile of the shuffled ``pile`` in setup, or None when it is used up."""
-        position = self.data[counter]
-        if position >= len(self.setup[pile]):
-            return None
-        self.data[counter] = position + 1
-        return self.setup[pile][position]
-
-    def _fill_house(self, waiting_first: bool) -> None:
-        """Fill every area (bottom row from the waiting items when ``waiting_first``)."""
-        waiting = list(self.data["waiting"]) if waiting_first else []
-        bottom = len(self.layout) - 1
-        for row, line in enumerate(self.layout):
-            for col, area in enumerate(line):
-                if area == BOX_AREA:
-                    tile = self._draw("box_bag", "box_next")
-                elif area == ITEM_AREA or (area == FOUR_PLAYER_AREA and len(self.players) == 4):
-                    from_waiting = row == bottom and waiting
-                    tile = waiting.pop(0) if from_waiting else self._draw("bag", "bag_next")
-                else:
-                    continue
-                self.data["house"][row][col] = tile
-        catalogue = self.setup["catalogue"]
-        count = catalogue["house"]["waiting"] if self.data["round"] < catalogue["rounds"] else 0
-        drawn = (self._draw("bag", "bag_next") for _ in range(count))
-        self.data["waiting"] = [tile for tile in drawn if tile is not None]
 
     def current_player(self) -> int | None:
         return None if self.data["over"] else self.data["turn"]
@@ -239,7 +245,7 @@ class RemovalState(State):
     # -- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every action, with helpers only where they change something (see the module notes)."""
-        if self.data["over"]:
+        if self.data["over"] or self.data.get("to_reveal"):
             return []
         player = self.data["players"][self.data["turn"]]
         owned = set(player["helpers"])
@@ -351,6 +357,9 @@ class RemovalState(State):
 
     # -- performing ---------------------------------------------------------------------------
     def perform(self, action: Action) -> None:
+        if action["type"] == REVEAL:
+            self._reveal(action)
+            return
         turn = self.data["turn"]
         player = self.data["players"][turn]
         helpers = action.get("helpers", [])
@@ -398,11 +407,21 @@ class RemovalState(State):
         return score
 
     def _advance(self, extra_granted: bool) -> None:
-        """Give the extra action, or pass the turn; end the round when the house is empty."""
+        """Give the extra action, or pass the turn; end the round when the house is empty.
+
+        The round ends the moment its last item is placed ("The round ends when the last
+        Item has been picked up and placed."): a pair of symbols that item makes is used up
+        and grants nothing, unless the option ``last_item_extra_action`` lets the player
+        take that extra action first, with the house empty.
+        """
+        house_empty = not any(tile is not None for line in self.data["house"] for tile in line)
+        if extra_granted and house_empty and not self.options.get("last_item_extra_action"):
+            extra_granted = False
+            self.data["last"]["extra_action"] = False
         self.data["extra_action"] = extra_granted
         if not extra_granted:
             self.data["turn"] = (self.data["turn"] + 1) % len(self.players)
-        if extra_granted or any(tile is not None for line in self.data["house"] for tile in line):
+        if extra_granted or not house_empty:
             return
         if self.data["round"] < self.setup["catalogue"]["rounds"]:
             self.data["round"] += 1
@@ -429,7 +448,7 @@ class RemovalState(State):
         if not self.data["over"]:
             return [PlayerScore(name, player["track"], {"track": player["track"]})
                     for name, player in zip(self.players, self.data["players"], strict=True)]
-        parts = final_parts(self._hands(), self.setup["keepsakes"])
+        parts = final_parts(self._hands(), self.data.get("keepsakes", self.setup.get("keepsakes")))
         return [PlayerScore(name, sum(part.values()), part)
                 for name, part in zip(self.players, parts, strict=True)]
 

@@ -34,6 +34,23 @@ referee converts. Readings (``docs/rules-notes.md``, "Camera referees"):
 - A turn that changes nothing the camera sees (driving an empty truck) is
   declared with a button. Once the game is over, observations mean nothing.
 
+A game dealt by hand (contracts §9) is read before play goes on: while the
+engine waits for the deal (:meth:`State.is_chance`), a truck that changed is
+refused ("the deal is not read yet ...") and an unchanged one gives ``[]``.
+The deal comes from a person's picker (reveal actions) or from a reading of
+the house area, turned into the reveals of the slots still unread, in the
+engine's order, up to the first slot the reading leaves open (``null`` or
+``"?"``)::
+
+    {"kind": "house",
+     "house": [[null, "I07", "B03", ...], ...],   # rows as the house layout
+     "waiting": ["I33", "I02", "I61"],            # optional
+     "keepsakes": ["yarn", "hat", "paw"]}         # optional (the variant)
+
+Slots already read are not compared again (a stale reading changes nothing);
+a tile already on the table, of the wrong kind or not in the copy is refused
+with the engine's reason.
+
 Example::
 
     >>> from rules import get_game
@@ -59,6 +76,8 @@ from rules.removal_truck import ROTATIONS, oriented_cells
 
 GAME = "removal"
 KIND = "truck"
+HOUSE_KIND = "house"
+UNREAD = (None, "?")
 
 Cell = tuple[int, int]
 
@@ -74,9 +93,13 @@ class Referee:
         return f"<removal Referee: {KIND!r} observations, tags on the shape's first square>"
 
     def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
-        """The actions the truck (and storage) show, ``[]`` when nothing changed."""
-        if (observation.get("kind") != KIND or state.is_over()
-                or not observation.get("found", True)):
+        """The actions the truck (and storage) show, or the reveals a reading of the house
+        gives; ``[]`` when nothing changed."""
+        if state.is_over():
+            return []
+        if observation.get("kind") == HOUSE_KIND:
+            return house_reveals(state, observation)
+        if observation.get("kind") != KIND or not observation.get("found", True):
             return []
         acting = state.current_player()
         assert acting is not None
@@ -93,7 +116,46 @@ class Referee:
                                 f"{state.players[acting]}'s turn")
         if not steps:
             return []
+        if state.is_chance():
+            slot = state.unread_slot()  # type: ignore[attr-defined]
+            raise IllegalAction(f"the deal is not read yet: reveal {_slot_words(slot)} "
+                                "before play goes on")
         return _in_legal_order(state, steps, list(observation.get("helpers", [])))
+
+
+def house_reveals(state: State, observation: Mapping[str, Any]) -> list[Action]:
+    """The reveals a reading of the house (and the waiting items, the keepsake cards) gives
+    for the slots still unread, in the engine's order, up to the first one it leaves open."""
+    reading = {"house": observation.get("house") or [],
+               "waiting": observation.get("waiting") or [],
+               "keepsakes": observation.get("keepsakes") or []}
+    trial = state.clone() if state.is_chance() else state
+    reveals: list[Action] = []
+    while (slot := trial.unread_slot()) is not None:  # type: ignore[attr-defined]
+        component = _read_slot(reading, slot)
+        if component in UNREAD:
+            break
+        key = "keepsake" if slot["zone"] == "keepsakes" else "item"
+        reveal = {**slot, key: component}
+        trial.apply(reveal)  # IllegalAction with the engine's reason when it is no outcome
+        reveals.append(reveal)
+    return reveals
+
+
+def _read_slot(reading: Mapping[str, Any], slot: Mapping[str, Any]) -> Any:
+    """What the reading shows in the slot of a reveal action (None when it does not say)."""
+    try:
+        if slot["zone"] == "house":
+            return reading["house"][slot["row"]][slot["col"]]
+        return reading[slot["zone"]][slot["slot"]]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+def _slot_words(reveal: Mapping[str, Any]) -> str:
+    if reveal.get("zone") == "house":
+        return f"the house area at row {reveal['row']} col {reveal['col']}"
+    return f"{reveal.get('zone')} slot {reveal.get('slot')}"
 
 
 def tag_square(shape: Sequence[str], row: int, col: int, rotation: int, flip: bool) -> Cell:

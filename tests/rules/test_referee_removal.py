@@ -245,3 +245,59 @@ def test_unknown_tiles_and_strangers_are_refused() -> None:
 def test_the_module_examples_run_and_the_referee_reads_well() -> None:
     assert doctest.testmod(referee_module).failed == 0
     assert "removal Referee" in repr(Referee())
+
+
+# -- a game dealt by hand: the deal read from the house ---------------------------------------
+def _dealt_board(state: State, rng: random.Random) -> dict[str, Any]:
+    """A reading of a house dealt by hand with ``rng``: every slot the engine waits for."""
+    catalogue = state.setup["catalogue"]
+    items = [item["id"] for item in catalogue["items"]]
+    boxes = [box["id"] for box in catalogue["boxes"]]
+    rng.shuffle(items)
+    rng.shuffle(boxes)
+    house = [[None if tile is None else tile for tile in line] for line in state.data["house"]]
+    for row, line in enumerate(house):
+        for col, tile in enumerate(line):
+            if tile == "?":
+                house[row][col] = (boxes if state.layout[row][col] == "B" else items).pop()
+    waiting = [items.pop() for _ in state.data["waiting"]]
+    return {"kind": "house", "house": house, "waiting": waiting}
+
+
+def test_a_reading_of_the_house_reveals_the_deal_up_to_the_first_unread_slot() -> None:
+    state = get_game("removal").new_game(PLAYERS, deal="table")
+    board = _dealt_board(state, random.Random(5))
+    covered = [list(line) for line in board["house"]]
+    covered[2][0] = "?"  # a hand over one area
+    read = Referee().translate(state, {**board, "house": covered})
+    assert [(a["row"], a["col"]) for a in read] == [(0, 1), (0, 2), (0, 3), (1, 0), (1, 1),
+                                                     (1, 2), (1, 3), (1, 4)]
+    for action in read:
+        state.apply(action)
+    rest = Referee().translate(state, board)
+    assert rest[-1] == {"type": "reveal", "zone": "waiting", "slot": 2,
+                        "item": board["waiting"][2]}
+    for action in rest:
+        state.apply(action)
+    assert not state.is_chance()
+    assert state.data["house"] == board["house"] and state.data["waiting"] == board["waiting"]
+    assert Referee().translate(state, board) == []  # a stale reading changes nothing
+
+
+def test_a_reading_that_names_a_tile_already_out_is_refused() -> None:
+    state = get_game("removal").new_game(PLAYERS, deal="table")
+    board = _dealt_board(state, random.Random(6))
+    board["house"][1][0] = board["house"][0][1]  # the same item read twice
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="is already on the table"):
+        Referee().translate(state, board)
+    assert state.to_json() == before
+
+
+def test_a_truck_that_changes_before_the_deal_is_read_is_refused() -> None:
+    state = get_game("removal").new_game(PLAYERS, deal="table")
+    assert Referee().translate(state, {"kind": "truck", "found": True, "tiles": []}) == []
+    seen = {"tile": "I48", "row": 5, "col": 3, "rotation": 0, "flipped": False}
+    with pytest.raises(IllegalAction, match="deal is not read yet: reveal the house area "
+                                            "at row 0 col 1"):
+        Referee().translate(state, {"kind": "truck", "found": True, "tiles": [seen]})
