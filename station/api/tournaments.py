@@ -3,20 +3,45 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Response, status
+from pydantic import Field
 
 from station.api.deps import ServicesDep, SessionDep, TokenDep
 from station.api.models import (
     MatchCreate,
     MatchStart,
+    Name,
     PlayerIn,
     ResultIn,
+    Strict,
     TieBreakersIn,
     TournamentCreate,
 )
-from station.tournament import service
+from station.tournament import rounds, service
+
+
+class RoundIn(Strict):
+    """Pair the next round of ``game``: tables of ``size`` (default: the most it allows)."""
+
+    game: Name
+    size: Annotated[int, Field(ge=2, le=12)] | None = None
+    force: bool = False
+
+
+class LockIn(Strict):
+    """Keep a player at one table (``table`` null lifts the lock)."""
+
+    player: Name
+    table: Name | None
+
+
+class ForbidIn(Strict):
+    """Never seat these players at one table."""
+
+    players: Annotated[list[Name], Field(min_length=2, max_length=12)]
+
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
@@ -107,3 +132,43 @@ def standings_csv(tournament_id: str, session: SessionDep, services: ServicesDep
     text = service.tournament_csv(session, services.station, tournament_id)
     return Response(text, media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="{tournament_id}-standings.csv"'})
+
+
+@router.post("/{tournament_id}/rounds", status_code=status.HTTP_201_CREATED)
+def pair_round(tournament_id: str, body: RoundIn, session: SessionDep, services: ServicesDep,
+               author: TokenDep) -> dict[str, Any]:
+    """Pair and start the next round (contracts §10); refused while results are missing
+    unless ``force``."""
+    paired = rounds.pair_next_round(session, services.station, tournament_id, body.game,
+                                    body.size, author, body.force)
+    session.commit()
+    _changed(services, tournament_id)
+    return paired
+
+
+@router.post("/{tournament_id}/players/{name}/drop")
+def drop_player(tournament_id: str, name: str, session: SessionDep, services: ServicesDep,
+                author: TokenDep) -> dict[str, Any]:
+    """Take a player out of later rounds (their past results stay)."""
+    answer = rounds.drop_player(session, tournament_id, name)
+    session.commit()
+    _changed(services, tournament_id)
+    return answer
+
+
+@router.post("/{tournament_id}/locks")
+def lock_player(tournament_id: str, body: LockIn, session: SessionDep, services: ServicesDep,
+                author: TokenDep) -> dict[str, Any]:
+    answer = rounds.lock_player(session, tournament_id, body.player, body.table)
+    session.commit()
+    _changed(services, tournament_id)
+    return answer
+
+
+@router.post("/{tournament_id}/forbidden", status_code=status.HTTP_201_CREATED)
+def forbid_players(tournament_id: str, body: ForbidIn, session: SessionDep,
+                   services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    answer = rounds.forbid_players(session, tournament_id, body.players)
+    session.commit()
+    _changed(services, tournament_id)
+    return answer

@@ -49,6 +49,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         return sub
 
     _add_setup_commands(command)
+    _add_round_commands(command)
     _add_result_commands(command)
     parser.set_defaults(run=lambda _arguments: (parser.print_help(sys.stderr), 2)[1])
 
@@ -78,6 +79,27 @@ def _add_setup_commands(command: Command) -> None:
     start.add_argument("game_id", type=int, metavar="GAME")
     start.add_argument("--game", required=True, help="which game, e.g. moving-day")
     start.add_argument("--seed", type=int)
+
+
+def _add_round_commands(command: Command) -> None:
+    """pair, drop, lock, forbid."""
+    pair = command("pair", "pair and start the next round (Swiss from round 2)", run_pair)
+    pair.add_argument("tournament")
+    pair.add_argument("--game", required=True, help="which game, e.g. moving-day")
+    pair.add_argument("--size", type=int, help="players a table (default: the most the game "
+                      "allows)")
+    pair.add_argument("--force", action="store_true",
+                      help="pair even though some games of earlier rounds have no result")
+    drop = command("drop", "take a player out of later rounds (past results stay)", run_drop)
+    drop.add_argument("tournament")
+    drop.add_argument("name")
+    lock = command("lock", "keep a player at one table from now on", run_lock)
+    lock.add_argument("tournament")
+    lock.add_argument("name")
+    lock.add_argument("--table", help="the table (leave out to lift the lock)")
+    forbid = command("forbid", "never seat these players at one table", run_forbid)
+    forbid.add_argument("tournament")
+    forbid.add_argument("names", help="comma-separated, two or more")
 
 
 def _add_result_commands(command: Command) -> None:
@@ -166,6 +188,40 @@ def run_start(arguments: argparse.Namespace) -> int:
     emit(_in_transaction(arguments, lambda session, station: service.start_match(
         session, station, arguments.tournament, arguments.game_id, arguments.game, "cli",
         arguments.seed)))
+    return 0
+
+
+def run_pair(arguments: argparse.Namespace) -> int:
+    from station.tournament import rounds
+
+    emit(_in_transaction(arguments, lambda session, station: rounds.pair_next_round(
+        session, station, arguments.tournament, arguments.game, arguments.size, "cli",
+        arguments.force)))
+    return 0
+
+
+def run_drop(arguments: argparse.Namespace) -> int:
+    from station.tournament import rounds
+
+    emit(_in_transaction(arguments, lambda session, _station: rounds.drop_player(
+        session, arguments.tournament, arguments.name)))
+    return 0
+
+
+def run_lock(arguments: argparse.Namespace) -> int:
+    from station.tournament import rounds
+
+    emit(_in_transaction(arguments, lambda session, _station: rounds.lock_player(
+        session, arguments.tournament, arguments.name, arguments.table)))
+    return 0
+
+
+def run_forbid(arguments: argparse.Namespace) -> int:
+    from station.tournament import rounds
+
+    names = _names(arguments.names, "NAMES")
+    emit(_in_transaction(arguments, lambda session, _station: rounds.forbid_players(
+        session, arguments.tournament, names)))
     return 0
 
 

@@ -84,3 +84,83 @@ def test_refused_tournament_requests_write_nothing(client: TestClient) -> None:
                            json={"game": "test-race"})
     assert no_table.status_code == 400 and "has no table" in no_table.json()["detail"]
     assert client.get("/api/tournaments/cup").json()["rounds"][0]["games"][0]["result"] is None
+
+
+def _tournament_with_tables(client: TestClient, players: list[str], tables: int = 2) -> None:
+    for number in range(1, tables + 1):
+        assert client.post("/api/tables", headers=AUTH, json={
+            "name": f"Table {number}", "id": f"t{number}"}).status_code == 201
+    assert client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Cup", "players": players}).status_code == 201
+
+
+def _finish_round(client: TestClient, paired: dict) -> None:
+    for game in paired["games"]:
+        scores = {player: 10 * index for index, player in enumerate(game["players"])}
+        assert client.put(f"/api/tournaments/cup/games/{game['id']}/result", headers=AUTH,
+                          json={"scores": scores}).status_code == 200
+
+
+def test_rounds_are_paired_by_the_station(client: TestClient) -> None:
+    _tournament_with_tables(client, ["Ana", "Ben", "Cas", "Dee", "Eve"])
+    first = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                        json={"game": "small-warehouse"})
+    assert first.status_code == 201, first.text
+    paired = first.json()
+    assert set(paired) == {"round", "games", "byes"} and paired["round"] == 1
+    assert all(set(game) == {"id", "players", "table"} for game in paired["games"])
+    assert sorted(game["table"] for game in paired["games"]) == ["t1", "t2"]
+    assert len(paired["byes"]) == 1
+    seated = [p for game in paired["games"] for p in game["players"]] + paired["byes"]
+    assert sorted(seated) == ["Ana", "Ben", "Cas", "Dee", "Eve"]
+    table = client.get(f"/api/tables/{paired['games'][0]['table']}").json()
+    assert table["game"]["players"] == paired["games"][0]["players"]  # started at its table
+
+    refused = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                          json={"game": "small-warehouse"})
+    assert refused.status_code == 400 and "have no result yet" in refused.json()["detail"]
+    _finish_round(client, paired)
+    bye = paired["byes"][0]
+    leaver = next(p for p in ["Ana", "Ben", "Cas", "Dee", "Eve"] if p != bye)
+    dropped = client.post(f"/api/tournaments/cup/players/{leaver}/drop", headers=AUTH)
+    assert dropped.json() == {"player": leaver, "dropped_after_round": 1}
+    assert client.post("/api/tournaments/cup/players", headers=AUTH,
+                       json={"name": "Fay"}).status_code == 201  # a late entry
+    second = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "small-warehouse"}).json()
+    seated = [p for game in second["games"] for p in game["players"]] + second["byes"]
+    assert leaver not in seated and "Fay" in seated and len(seated) == 5
+    assert second["byes"] != [bye]
+    met = {frozenset(game["players"]) for game in paired["games"]}
+    assert not met & {frozenset(game["players"]) for game in second["games"]}
+    forced = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "small-warehouse", "force": True})
+    assert forced.status_code == 201 and forced.json()["round"] == 3
+    detail = client.get("/api/tournaments/cup").json()
+    assert detail["dropped"] == {leaver: 1} and detail["rounds"][0]["byes"] == [bye]
+    line = next(line for line in detail["standings"] if line["player"] == bye)
+    assert line["wins"] >= 1  # a bye is a win
+    assert any(line["player"] == leaver and line["played"] == 1 for line in detail["standings"])
+
+
+def test_multiplayer_rounds_locks_and_forbidden_pairs(client: TestClient) -> None:
+    players = ["Ana", "Ben", "Cas", "Dee", "Eve", "Fay", "Gus"]
+    _tournament_with_tables(client, players, tables=3)
+    assert client.post("/api/tournaments/cup/locks", headers=AUTH, json={
+        "player": "Gus", "table": "t3"}).json() == {"locks": {"Gus": "t3"}}
+    assert client.post("/api/tournaments/cup/forbidden", headers=AUTH, json={
+        "players": ["Ana", "Ben", "Cas"]}).status_code == 201
+    paired = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "moving-day", "size": 3}).json()
+    assert sorted(len(game["players"]) for game in paired["games"]) == [2, 2, 3]
+    assert paired["byes"] == []
+    for game in paired["games"]:
+        assert len({"Ana", "Ben", "Cas"} & set(game["players"])) <= 1
+        assert ("Gus" in game["players"]) == (game["table"] == "t3")
+    for body, message in [({"game": "moving-day", "size": 9}, "takes 2 to 4 players"),
+                          ({"game": "chess"}, "chess")]:
+        answer = client.post("/api/tournaments/cup/rounds", headers=AUTH, json=body)
+        assert answer.status_code == 400 and message in answer.json()["detail"]
+    assert client.post("/api/tournaments/cup/players/Zed/drop", headers=AUTH).status_code == 404
+    assert client.post("/api/tournaments/cup/locks", headers=AUTH, json={
+        "player": "Ana", "table": "t9"}).status_code == 400
