@@ -67,7 +67,7 @@ def test_a_tournament_on_the_command_line(cli, tmp_path: Path) -> None:
     csv_path = tmp_path / "standings.csv"
     standings = cli("tournament", "standings", "cup", "--csv", csv_path, "--data", data).json()
     assert [line["player"] for line in standings] == ["Cas", "Ana", "Ben"]
-    assert csv_path.read_text().splitlines()[1] == "1,Cas,1,1,8,8.0,0"
+    assert csv_path.read_text().splitlines()[1] == "1,Cas,1,1,8,8.0,0,0.333"
     bad = cli("tournament", "result", "cup", str(game["id"]), "--score", "Ana=x", "--data", data)
     assert bad.status == 2 and "'x' is not a whole number" in bad.stderr
     wrong = cli("tournament", "tie-breakers", "cup", "wins,luck", "--data", data)

@@ -30,7 +30,7 @@ def test_a_tournament_from_registration_to_csv(client: TestClient, race_table: s
         (1, "Ana", 1), (1, "Cas", 1), (3, "Ben", 0)]  # level on wins and points: shared
     csv = client.get("/api/tournaments/spring-cup/standings.csv")
     assert csv.headers["content-type"].startswith("text/csv")
-    assert csv.text.splitlines()[1] == "1,Ana,2,1,9,4.5,1"
+    assert csv.text.splitlines()[1] == "1,Ana,2,1,9,4.5,1,0.667"  # Ben 0/1 floored to 1/3, Cas 1/1
     assert client.put("/api/tournaments/spring-cup/tie-breakers", headers=AUTH,
                       json={"tie_breakers": ["average"]}).json()["standings"][0]["player"] == "Cas"
     page = client.get("/tournaments/spring-cup").text
