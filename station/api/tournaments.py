@@ -19,6 +19,7 @@ from station.api.models import (
     TieBreakersIn,
     TournamentCreate,
 )
+from station.store.notify import announce
 from station.tournament import rounds, service
 
 
@@ -47,7 +48,9 @@ router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
 
 def _changed(services: ServicesDep, tournament_id: str) -> None:
+    """Tell this station's tournament pages, and the other stations of a hub."""
     services.hub.publish(f"tournament:{tournament_id}", json.dumps({"type": "changed"}))
+    announce(services.database, {"kind": "tournament", "id": tournament_id})
 
 
 @router.get("")
