@@ -29,6 +29,7 @@ def create_app(services: Services, background: Background | None = None) -> Fast
         await asyncio.to_thread(services.station.resume)
         relay = HubRelay(services.station, services.hub).start() \
             if services.database.dialect == "postgresql" else None  # SQLite: one station
+        recorder = tournaments.watch_results(services)
         task = asyncio.create_task(background(services)) if background else None
         app.state.background = task
         try:
@@ -39,6 +40,7 @@ def create_app(services: Services, background: Background | None = None) -> Fast
                 await asyncio.gather(task, return_exceptions=True)
             if relay is not None:
                 await asyncio.to_thread(relay.stop)
+            await asyncio.to_thread(recorder.stop)
 
     app = FastAPI(title="packref station", lifespan=lifespan,
                   description="Live tables, referee decisions and tournaments. Reads are "

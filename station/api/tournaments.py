@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Response, status
 from pydantic import Field
 
-from station.api.deps import ServicesDep, SessionDep, TokenDep
+from station.api.deps import Services, ServicesDep, SessionDep, TokenDep
 from station.api.models import (
     MatchCreate,
     MatchStart,
@@ -20,7 +20,7 @@ from station.api.models import (
     TournamentCreate,
 )
 from station.store.notify import announce
-from station.tournament import rounds, service
+from station.tournament import results, rounds, service
 
 
 class RoundIn(Strict):
@@ -29,6 +29,13 @@ class RoundIn(Strict):
     game: Name
     size: Annotated[int, Field(ge=2, le=12)] | None = None
     force: bool = False
+
+
+class ConfirmIn(Strict):
+    """A player agrees (or not) with a game's final scores."""
+
+    player: Name
+    agree: bool
 
 
 class LockIn(Strict):
@@ -51,6 +58,21 @@ def _changed(services: ServicesDep, tournament_id: str) -> None:
     """Tell this station's tournament pages, and the other stations of a hub."""
     services.hub.publish(f"tournament:{tournament_id}", json.dumps({"type": "changed"}))
     announce(services.database, {"kind": "tournament", "id": tournament_id})
+
+
+def watch_results(services: Services) -> results.ResultsRecorder:
+    """Record finished live games in their tournament games, and tell the pages."""
+    recorder = results.ResultsRecorder(services.database,
+                                       lambda tournament_id: _changed(services, tournament_id))
+    services.hub.watch("table:", recorder)
+    return recorder
+
+
+@router.get("/at-table/{table_id}")
+def game_at_table(table_id: str, session: SessionDep, services: ServicesDep) -> dict[str, Any]:
+    """The tournament game of the table's current game (404 if it is not one)."""
+    game = services.station.snapshot(table_id)["game"]
+    return results.game_at_table(session, table_id, game["seq"] if game else None)
 
 
 @router.get("")
@@ -175,3 +197,22 @@ def forbid_players(tournament_id: str, body: ForbidIn, session: SessionDep,
     session.commit()
     _changed(services, tournament_id)
     return answer
+
+
+@router.post("/{tournament_id}/games/{match_id}/confirm")
+def confirm_result(tournament_id: str, match_id: int, body: ConfirmIn, session: SessionDep,
+                   services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    """A player confirms the final scores (``agree``: false flags the game for the organiser)."""
+    match = results.confirm_result(session, tournament_id, match_id, body.player, body.agree)
+    session.commit()
+    _changed(services, tournament_id)
+    return match
+
+
+@router.get("/{tournament_id}/export.json")
+def export_json(tournament_id: str, session: SessionDep, services: ServicesDep) -> Response:
+    """The whole tournament (players, rounds, results, standings, rules) as a JSON file."""
+    detail = service.tournament_detail(session, services.station, tournament_id)
+    return Response(json.dumps(detail, indent=2, ensure_ascii=False),
+                    media_type="application/json", headers={
+                        "Content-Disposition": f'attachment; filename="{tournament_id}.json"'})

@@ -121,17 +121,23 @@ def _add_result_commands(command: Command) -> None:
 
 def _in_transaction(arguments: argparse.Namespace,
                     work: Callable[[Any, Any], Any]) -> Any:
-    """Run ``work(session, station)`` in one transaction; refusals become one-line errors."""
+    """Run ``work(session, station)`` in one transaction; refusals become one-line errors.
+    A change is announced to the stations of a hub (their pages update at once)."""
     from rules import RulesError
     from station.live.station import UnknownTable
+    from station.store.notify import announce
     from station.tournament.service import TournamentRefusal, UnknownTournament
 
     station = open_station(arguments)
     try:
         with station.store.database.session() as session:
-            return work(session, station)
+            answer = work(session, station)
     except (TournamentRefusal, UnknownTournament, UnknownTable, RulesError, ValueError) as error:
         raise InputError(f"tournament: {error}") from None
+    if arguments.run not in _READ_ONLY:
+        tournament_id = getattr(arguments, "tournament", None) or answer.get("id")
+        announce(station.store.database, {"kind": "tournament", "id": tournament_id})
+    return answer
 
 
 def run_add(arguments: argparse.Namespace) -> int:
@@ -275,3 +281,4 @@ def run_standings(arguments: argparse.Namespace) -> int:
     return 0
 
 
+_READ_ONLY = {run_list, run_show, run_standings}

@@ -12,6 +12,7 @@ import asyncio
 import json
 import threading
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 QUEUE_SIZE = 8
@@ -24,6 +25,7 @@ class Hub:
         self._subscribers: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
+        self._watchers: list[tuple[str, Callable[[str, str], None]]] = []
 
     def __repr__(self) -> str:
         return f"<Hub {sum(len(queues) for queues in self._subscribers.values())} subscribers>"
@@ -48,11 +50,20 @@ class Hub:
             return [name for name, queues in self._subscribers.items()
                     if queues and name.startswith(prefix)]
 
+    def watch(self, prefix: str, watcher: Callable[[str, str], None]) -> None:
+        """Also hand every message of the channels starting with ``prefix`` to ``watcher``
+        (called in the publishing thread: it must return at once)."""
+        with self._lock:
+            self._watchers.append((prefix, watcher))
+
     def subscribers(self, channel: str) -> int:
         return len(self._subscribers.get(channel, ()))
 
     def publish(self, channel: str, message: str) -> None:
         """Send ``message`` to every subscriber of ``channel``; callable from any thread."""
+        for prefix, watcher in list(self._watchers):
+            if channel.startswith(prefix):
+                watcher(channel, message)
         loop = self._loop
         if loop is None or loop.is_closed():
             return

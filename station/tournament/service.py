@@ -78,7 +78,7 @@ def is_bye(match: MatchRow) -> bool:
 
 
 
-def _match(session: Session, tournament_id: str, match_id: int) -> MatchRow:
+def match_row(session: Session, tournament_id: str, match_id: int) -> MatchRow:
     row = session.get(MatchRow, match_id)
     if row is None or row.tournament_id != tournament_id:
         raise UnknownTournament(f"tournament {tournament_id!r} has no game {match_id}")
@@ -159,7 +159,7 @@ def start_match(session: Session, station: Station, tournament_id: str, match_id
                 game: str, author: str, seed: int | None = None,
                 options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Start the game of a match at its table; its result will come from the live game."""
-    match = _match(session, tournament_id, match_id)
+    match = match_row(session, tournament_id, match_id)
     if match.table_id is None:
         raise TournamentRefusal("this game has no table; enter its result by hand")
     if match.result is not None or match.game_seq is not None:
@@ -173,7 +173,7 @@ def start_match(session: Session, station: Station, tournament_id: str, match_id
 def record_result(session: Session, tournament_id: str, match_id: int, scores: dict[str, int],
                   winners: Sequence[str] | None, author: str) -> dict[str, Any]:
     """Enter (or replace) a game's result by hand; winners default to the highest totals."""
-    match = _match(session, tournament_id, match_id)
+    match = match_row(session, tournament_id, match_id)
     if sorted(scores) != sorted(match.players):
         raise TournamentRefusal(f"scores must name exactly the players: {', '.join(match.players)}")
     best = max(scores.values())
@@ -182,7 +182,7 @@ def record_result(session: Session, tournament_id: str, match_id: int, scores: d
         raise TournamentRefusal("every winner must be a player of this game")
     match.result = {"scores": {p: scores[p] for p in match.players}, "winners": chosen,
                     "source": "hand", "author": author}
-    return _match_json(match, None)
+    return match_json(match, None)
 
 
 def _live_result(match: MatchRow, station: Station | None) -> dict[str, Any] | None:
@@ -203,7 +203,7 @@ def _live_result(match: MatchRow, station: Station | None) -> dict[str, Any] | N
     return None
 
 
-def _match_json(match: MatchRow, station: Station | None) -> dict[str, Any]:
+def match_json(match: MatchRow, station: Station | None) -> dict[str, Any]:
     result = match.result or _live_result(match, station)
     return {"id": match.id, "round": match.round, "players": match.players,
             "table": match.table_id, "game_seq": match.game_seq, "result": result}
@@ -213,7 +213,7 @@ def _standings(session: Session, station: Station | None,
                tournament_id: str) -> tuple[list[dict[str, Any]], list[Standing]]:
     """Every game as JSON, and the standings re-derived from every final result."""
     row = tournament_row(session, tournament_id)
-    matches = [_match_json(match, station) for match in match_rows(session, tournament_id)]
+    matches = [match_json(match, station) for match in match_rows(session, tournament_id)]
     results = [GameResult(m["result"]["scores"], m["result"]["winners"]) for m in matches
                if m["result"] and m["result"].get("final", True)]
     return matches, standings(player_names(session, tournament_id), results, row.tie_breakers)
@@ -237,7 +237,16 @@ def tournament_detail(session: Session, station: Station | None,
             "players": player_names(session, tournament_id),
             "rounds": [rounds[number] for number in sorted(rounds)],
             "standings": [line.to_json() for line in lines],
+            "disputes": _disputes(matches),
             **pairing_rules(session, tournament_id)}
+
+
+def _disputes(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games the organiser must look at: a player disagrees with the final scores."""
+    return [{"game": game["id"], "round": game["round"], "table": game["table"],
+             "disagree": sorted(p for p, ok in game["result"].get("confirmations", {}).items()
+                                if not ok)}
+            for game in matches if game["result"] and game["result"].get("disputed")]
 
 
 def tournament_csv(session: Session, station: Station | None, tournament_id: str) -> str:

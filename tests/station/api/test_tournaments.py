@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from fastapi.testclient import TestClient
 
+from station.store.models import MatchRow
 from tests.station.api.conftest import AUTH, declare
 
 
@@ -164,3 +167,42 @@ def test_multiplayer_rounds_locks_and_forbidden_pairs(client: TestClient) -> Non
     assert client.post("/api/tournaments/cup/players/Zed/drop", headers=AUTH).status_code == 404
     assert client.post("/api/tournaments/cup/locks", headers=AUTH, json={
         "player": "Ana", "table": "t9"}).status_code == 400
+
+
+def test_a_finished_table_gives_its_result_and_players_confirm_it(
+        client: TestClient, race_table: str) -> None:
+    client.post("/api/tournaments", headers=AUTH, json={"name": "Cup", "players": ["Ana", "Ben"]})
+    paired = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "test-race"}).json()
+    game = paired["games"][0]
+    assert game["table"] == "t1"
+    at_table = client.get("/api/tournaments/at-table/t1").json()
+    assert at_table["tournament"] == "cup" and at_table["id"] == game["id"]
+    assert at_table["result"] is None
+    live = client.get("/api/tables/t1").json()["game"]
+    first = live["players"][live["current_player"]]
+    for n in (2, 1, 2, 2, 2):  # the first player to act reaches 5 first
+        declare(client, race_table, n)
+    stored = None
+    for _ in range(200):  # recorded by the station's own thread, without anyone asking
+        with client.app.state.services.database.session() as session:
+            stored = session.get(MatchRow, game["id"]).result
+        if stored:
+            break
+        time.sleep(0.01)
+    assert stored["source"] == "live" and stored["final"] and stored["winners"] == [first]
+    other = next(player for player in game["players"] if player != first)
+    assert client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
+                       json={"player": first, "agree": True}).status_code == 200
+    assert client.get("/api/tournaments/cup").json()["disputes"] == []
+    client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
+                json={"player": other, "agree": False})
+    assert client.get("/api/tournaments/cup").json()["disputes"] == [
+        {"game": game["id"], "round": 1, "table": "t1", "disagree": [other]}]
+    stranger = client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
+                           json={"player": "Zed", "agree": True})
+    assert stranger.status_code == 400 and "did not play" in stranger.json()["detail"]
+    client.put(f"/api/tournaments/cup/games/{game['id']}/result", headers=AUTH,
+               json={"scores": {first: 5, other: 4}})  # the organiser settles it
+    assert client.get("/api/tournaments/cup").json()["disputes"] == []
+    assert client.get("/api/tournaments/at-table/nope").status_code == 404
