@@ -222,7 +222,7 @@ def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: st
         playwright_api.expect(slips).to_have_count(3)  # two games and the bye
         playwright_api.expect(slips.first).to_contain_text("Table t")
         assert not page.locator("#standings").is_visible()
-        page.pdf(path=str(tmp_path / "slips.pdf"))
+        page.screenshot(path=str(tmp_path / "slips.png"), full_page=True)
         page.emulate_media(media="screen")
 
         paired = api.get("/api/tournaments/cup").json()["rounds"][0]["games"]

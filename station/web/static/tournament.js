@@ -106,6 +106,7 @@
     if (list.some((g) => String(g.id) === chosen)) gameSelect.value = chosen;
     document.getElementById("result-save").disabled = list.length === 0;
     if (list.length === 0) say("No game yet: add one to a round first.", "");
+    else if (message.textContent.startsWith("No game yet")) say("", "");
     if (gameSelect.value !== rows.dataset.game) fillRows();
   }
 
