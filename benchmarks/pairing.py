@@ -60,7 +60,7 @@ def run(players: int, size: int, rounds: int, seed: int) -> dict:
         wins.update(paired.byes)
     return {"players": players, "size": size, "rounds": rounds,
             "mean_s": round(statistics.mean(times), 3), "max_s": round(max(times), 3),
-            "repeats": repeats}
+            "repeats": repeats, "per_round_s": [round(t, 3) for t in times]}
 
 
 def main() -> None:

@@ -22,16 +22,13 @@ BYE_REPEAT_COST = 10**9
 LOCK_TABLE_COST = 10**7
 #: Table assignment: per earlier visit of a player to the same named table.
 TABLE_REPEAT_COST = 10**3
-#: Table assignment: a game is offered the tables at most this many places from its own
-#: place (and its locked players' tables): a sparse matching, fast for 100 games.
-TABLE_WINDOW = 8
 #: Table assignment: top games go to the first tables (per place of difference).
 TABLE_ORDER_COST = 1
 
 #: 2-player rounds: up to this many players every pair is an edge of the matching graph;
 #: above it only pairs at most ``MATCHING_BAND`` (or 4 × rounds played) places apart are.
 DENSE_MATCHING_LIMIT = 100
-MATCHING_BAND = 30
+MATCHING_BAND = 20
 
 #: Tables of 3+: up to this many players the search is exhaustive (branch and bound).
 EXACT_SEARCH_LIMIT = 16

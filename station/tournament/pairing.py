@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
+import numpy as np
+from scipy.optimize import linear_sum_assignment
 
 from station.tournament import config
 
@@ -51,7 +53,7 @@ class PairingRequest:
     locks: dict[str, str] = field(default_factory=dict)
     tables: list[str] = field(default_factory=list)
     table_history: dict[str, Counter[str]] = field(default_factory=dict)
-    swiss: bool = True
+    swiss: bool = True  # False: round 1, players in a seeded random order instead
     rounds_played: int = 0
     seed: int = 0
 
@@ -106,9 +108,7 @@ class CostModel:
         lock_a, lock_b = request.locks.get(a), request.locks.get(b)
         if lock_a and lock_b and lock_a != lock_b:
             cost += config.LOCK_CLASH_COST
-        if request.swiss:
-            cost += (i - j) ** 2
-        return cost
+        return cost + (i - j) ** 2  # standings gap (round 1: neighbours in the seeded draw)
 
     def bye_cost(self, i: int) -> int:
         """Giving player ``i`` the bye: never twice while avoidable, else the lowest standing."""
@@ -303,18 +303,14 @@ class BranchAndBound:
 
 
 def assign_tables(request: PairingRequest, groups: list[list[str]]) -> list[str | None]:
-    """Each group's named table (``None`` when there are more games than tables)."""
+    """Each group's named table (``None`` when there are more games than tables): the
+    cheapest assignment (Hungarian algorithm, scipy) of games to tables."""
     tables = request.tables
-    if not tables:
+    if not tables or not groups:
         return [None] * len(groups)
-    graph = nx.Graph()
-    weighted = []
-    window = config.TABLE_WINDOW
+    costs = np.zeros((len(groups), len(tables)), dtype=np.int64)
     for g, group in enumerate(groups):
-        locked = {request.locks[p] for p in group if p in request.locks}
         for t, table in enumerate(tables):
-            if abs(g - t) > window and table not in locked:
-                continue  # far tables only cost order: leaving them out keeps this fast
             cost = config.TABLE_ORDER_COST * abs(g - t)
             for player in group:
                 cost += config.TABLE_REPEAT_COST * request.table_history.get(
@@ -322,14 +318,11 @@ def assign_tables(request: PairingRequest, groups: list[list[str]]) -> list[str 
                 lock = request.locks.get(player)
                 if lock is not None and lock != table:
                     cost += config.LOCK_TABLE_COST
-            weighted.append((("game", g), ("table", t), cost))
-    ceiling = max(cost for *_, cost in weighted) + 1
-    # With more games than tables, the top games get the tables (locks still come first).
-    priority = len(groups) + len(tables)
-    graph.add_weighted_edges_from((a, b, ceiling - cost + priority * (len(groups) - a[1]))
-                                  for a, b, cost in weighted)
+            costs[g, t] = cost
+    # More games than tables: the top games get the tables (locks still come first).
+    costs += (config.TABLE_ORDER_COST * (len(groups) + len(tables))
+              * np.arange(len(groups))[::-1, None] * -1)
     chosen: list[str | None] = [None] * len(groups)
-    for a, b in nx.max_weight_matching(graph, maxcardinality=True):
-        game, table = (a, b) if a[0] == "game" else (b, a)
-        chosen[game[1]] = tables[table[1]]
+    for g, t in zip(*linear_sum_assignment(costs), strict=True):
+        chosen[g] = tables[t]
     return chosen
