@@ -26,6 +26,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -163,7 +164,12 @@ def _choose_byes(costs: CostModel, count: int) -> set[int]:
 
 
 def _match_pairs(costs: CostModel, bye_count: int) -> tuple[list[list[int]], set[int]]:
-    """Maximum-weight perfect matching: weight = ceiling - cost, so the cheapest round wins."""
+    """Maximum-weight perfect matching: weight = ceiling - cost, so the cheapest round wins.
+
+    Tried first without the edges costing a repeat or worse (fewer edges, faster): a
+    perfect matching there is also the cheapest overall, since one such edge outweighs
+    every standings gap together. Only if there is none are those edges added.
+    """
     count = len(costs.request.players)
     band = max(config.MATCHING_BAND, 4 * costs.request.rounds_played)
     dense = count <= config.DENSE_MATCHING_LIMIT
@@ -171,19 +177,28 @@ def _match_pairs(costs: CostModel, bye_count: int) -> tuple[list[list[int]], set
              if dense or j - i <= band]
     if bye_count:
         edges += [(i, BYE, costs.bye_cost(i)) for i in range(count)]
+    clean = [edge for edge in edges if edge[2] < config.REPEAT_COST]
+    for candidates in (clean, edges):
+        found = _perfect_matching(candidates, count)
+        if found is not None:
+            return found
+    raise PairingImpossible("no complete pairing within the standings band")
+
+
+def _perfect_matching(edges: list[tuple[Any, Any, int]],
+                      count: int) -> tuple[list[list[int]], set[int]] | None:
+    if not edges:
+        return None
     ceiling = max(cost for _, _, cost in edges) + 1
     graph = nx.Graph()
     graph.add_weighted_edges_from((i, j, ceiling - cost) for i, j, cost in edges)
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
     groups, byes = [], set()
-    for a, b in matching:
+    for a, b in nx.max_weight_matching(graph, maxcardinality=True):
         if a is BYE or b is BYE:
             byes.add(b if a is BYE else a)
         else:
             groups.append([a, b])
-    if 2 * len(groups) + len(byes) != count:
-        raise PairingImpossible("no complete pairing within the standings band")
-    return groups, byes
+    return (groups, byes) if 2 * len(groups) + len(byes) == count else None
 
 
 class TableSearch:
@@ -191,6 +206,7 @@ class TableSearch:
 
     def __init__(self, costs: CostModel, sizes: list[int], seed: int) -> None:
         self.costs = costs
+        self.matrix = np.array(costs.pair, dtype=np.int64)
         self.sizes = sorted(sizes, reverse=True)
         self.rng = random.Random(seed)
 
@@ -232,32 +248,39 @@ class TableSearch:
         groups[worst][a], groups[other][b] = groups[other][b], groups[worst][a]
         return {worst, other}
 
-    def _swap_gain(self, groups: list[list[int]], g: int, a: int, h: int, b: int) -> int:
-        pair = self.costs.pair
-        x, y = groups[g][a], groups[h][b]
-        gain = sum(pair[x][z] - pair[y][z] for z in groups[g] if z != x)
-        return gain + sum(pair[y][z] - pair[x][z] for z in groups[h] if z != y)
-
     def _descend(self, groups: list[list[int]], work: set[int]) -> list[list[int]]:
-        """Swap players between tables while a swap lowers the cost (tables in ``work`` first)."""
+        """Best swap of a player of a table in ``work`` with a player elsewhere, while one
+        lowers the cost (vectorised: ``seat_cost[p, t]`` is p's cost with table t)."""
+        pair = self.matrix
+        table_of = np.full(len(pair), -1)
+        for number, group in enumerate(groups):
+            table_of[group] = number
+        seated = np.flatnonzero(table_of >= 0)
+        seat_cost = np.stack([pair[:, group].sum(axis=1) for group in groups], axis=1)
         while work:
             g = work.pop()
-            for h in range(len(groups)):
-                if h == g:
-                    continue
-                improved = self._improve_pair(groups, g, h)
-                if improved:
-                    work.update((g, h))
-                    break
+            members = np.array(groups[g])
+            others = seated[table_of[seated] != g]
+            if not others.size:
+                continue
+            h = table_of[others]
+            # gain of swapping x (row) with y (column): what each leaves minus what each
+            # joins (each other's seat excepted: x and y never sit together)
+            gain = ((seat_cost[others, h] - seat_cost[others, g])[None, :]
+                    + seat_cost[members, g][:, None] - seat_cost[members][:, h]
+                    + 2 * pair[np.ix_(members, others)])
+            best = int(np.argmax(gain))
+            i, j = divmod(best, gain.shape[1])
+            if gain[i, j] <= 0:
+                continue
+            x, y, other = int(members[i]), int(others[j]), int(h[j])
+            groups[g][groups[g].index(x)] = y
+            groups[other][groups[other].index(y)] = x
+            table_of[x], table_of[y] = other, g
+            seat_cost[:, g] += pair[:, y] - pair[:, x]
+            seat_cost[:, other] += pair[:, x] - pair[:, y]
+            work.update((g, other))
         return groups
-
-    def _improve_pair(self, groups: list[list[int]], g: int, h: int) -> bool:
-        for a in range(len(groups[g])):
-            for b in range(len(groups[h])):
-                if self._swap_gain(groups, g, a, h, b) > 0:
-                    groups[g][a], groups[h][b] = groups[h][b], groups[g][a]
-                    return True
-        return False
 
 
 class BranchAndBound:
