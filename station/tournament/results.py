@@ -31,15 +31,22 @@ def live_result(game: dict[str, Any]) -> dict[str, Any]:
 
 def record_live_result(session: Session, table_id: str,
                        game: dict[str, Any] | None) -> str | None:
-    """Store a finished game's result in the tournament game played there (once);
-    returns the tournament's id when something was stored."""
+    """Store a finished game's result in the tournament game played there; a referee's
+    later correction at the table replaces it (and asks the players to confirm again),
+    a result entered by hand is never replaced. Returns the tournament's id when
+    something was stored."""
     if not game or not game.get("over"):
         return None
     match = session.scalar(select(MatchRow).where(MatchRow.table_id == table_id,
                                                   MatchRow.game_seq == game["seq"]))
-    if match is None or match.result is not None:
+    if match is None:
         return None
-    match.result = live_result(game)
+    result = live_result(game)
+    old = match.result
+    if old is not None and (old.get("source") != "live" or (
+            old["scores"], old["winners"]) == (result["scores"], result["winners"])):
+        return None
+    match.result = result
     return match.tournament_id
 
 
