@@ -104,7 +104,8 @@ def no_repeat_round_exists(players: list[str], size: int, met: Counter) -> bool:
                for split in partitions(list(range(len(players))), sizes))
 
 
-def simulate(count: int, size: int, rounds: int, seed: int, drops: int = 0):
+def simulate(count: int, size: int, rounds: int, seed: int, drops: int = 0,
+             check=lambda paired: None, **rules):
     """A whole generated tournament (random winners, standings by wins, a drop a round
     when asked); per round, repeats seated and whether a round without repeats existed."""
     rng = random.Random(seed)
@@ -121,7 +122,8 @@ def simulate(count: int, size: int, rounds: int, seed: int, drops: int = 0):
         avoidable = no_repeat_round_exists(ranked, size, met)
         paired = pair_round(PairingRequest(players=ranked, size=size, met=met, byes=byes,
                                            swiss=number > 1, rounds_played=number - 1,
-                                           seed=seed * 100 + number))
+                                           seed=seed * 100 + number, **rules))
+        check(paired)
         seated = [p for group in paired.groups for p in group]
         assert sorted(seated + paired.byes) == sorted(active)  # everyone once
         repeats = sum(met[frozenset(pair)] for group in paired.groups
@@ -192,3 +194,21 @@ def test_a_players_table_is_not_repeated_while_avoidable() -> None:
                              table_history={"A": Counter({"t1": 1}), "B": Counter({"t1": 1})})
     assert assign_tables(request, [["A", "B"], ["C", "D"]]) == ["t2", "t1"]
     assert assign_tables(request, [["A", "B"], ["C", "D"], ["E", "F"]]) == ["t2", "t1", None]
+
+
+@pytest.mark.parametrize(("count", "size"), [(16, 2), (32, 4), (45, 5)])
+def test_generated_tournaments_keep_locks_and_forbidden_pairs(count: int, size: int) -> None:
+    tables = [f"t{i}" for i in range(count // size + 1)]
+    locks = {"P00": "t3", "P07": "t1"}
+    family = {"P01", "P02", "P03"}
+
+    def check(paired) -> None:
+        seat = {p: table for group, table in zip(paired.groups, paired.tables, strict=True)
+                for p in group}
+        assert all(seat[player] == table for player, table in locks.items())
+        assert all(len(family & set(group)) <= 1 for group in paired.groups)
+
+    per_round, _ = simulate(count, size, 5, seed=count, check=check, tables=tables,
+                            locks=locks, forbidden={frozenset(pair) for pair in
+                                                    itertools.combinations(family, 2)})
+    assert [repeats for repeats, _ in per_round] == [0] * 5
