@@ -23,6 +23,12 @@ from station.store.notify import announce
 from station.tournament import results, rounds, service
 
 
+class TournamentIn(TournamentCreate):
+    """A new tournament; ``game`` chooses its tie-breakers when none are given."""
+
+    game: Name | None = None
+
+
 class RoundIn(Strict):
     """Pair the next round of ``game``: tables of ``size`` (default: the most it allows)."""
 
@@ -81,10 +87,10 @@ def list_tournaments(session: SessionDep) -> list[dict[str, Any]]:
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def create_tournament(body: TournamentCreate, session: SessionDep, services: ServicesDep,
+def create_tournament(body: TournamentIn, session: SessionDep, services: ServicesDep,
                       author: TokenDep) -> dict[str, Any]:
     created = service.create_tournament(session, services.clock, body.name, body.id,
-                                        body.tie_breakers, body.players)
+                                        body.tie_breakers, body.players, body.game)
     session.commit()
     return service.tournament_detail(session, services.station, created["id"])
 

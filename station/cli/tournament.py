@@ -60,9 +60,10 @@ def _add_setup_commands(command: Command) -> None:
     add.add_argument("name")
     add.add_argument("--id", help="its id (default: made from the name)")
     add.add_argument("--players", help="comma-separated player names")
+    add.add_argument("--game", help="its game: chooses the tie-breakers when none are given")
     add.add_argument("--tie-breakers", help="comma-separated, in order, from: wins, points, "
-                     "average, head_to_head, opponents, fewest_games (default wins,points,"
-                     "head_to_head)")
+                     "average, head_to_head, opponents, opponents_strength, fewest_games "
+                     "(default: the game's, else wins,points,head_to_head)")
     command("list", "every tournament", run_list)
     command("show", "a tournament: players, rounds, results, standings",
             run_show).add_argument("tournament")
@@ -147,7 +148,8 @@ def run_add(arguments: argparse.Namespace) -> int:
     breakers = (_names(arguments.tie_breakers, "--tie-breakers")
                 if arguments.tie_breakers else None)
     emit(_in_transaction(arguments, lambda session, station: service.create_tournament(
-        session, station.store.clock, arguments.name, arguments.id, breakers, players)))
+        session, station.store.clock, arguments.name, arguments.id, breakers, players,
+        arguments.game)))
     return 0
 
 

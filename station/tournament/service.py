@@ -23,8 +23,8 @@ from station.store.models import (
     TournamentRow,
     TournamentRuleRow,
 )
+from station.tournament.config import DEFAULT_TIE_BREAKERS, GAME_TIE_BREAKERS
 from station.tournament.standings import (
-    DEFAULT_TIE_BREAKERS,
     GameResult,
     Standing,
     check_tie_breakers,
@@ -87,15 +87,17 @@ def match_row(session: Session, tournament_id: str, match_id: int) -> MatchRow:
 
 def create_tournament(session: Session, clock: Clock, name: str, tournament_id: str | None = None,
                       tie_breakers: Sequence[str] | None = None,
-                      players: Sequence[str] = ()) -> dict[str, Any]:
-    """A new tournament, with its players if given."""
+                      players: Sequence[str] = (), game: str | None = None) -> dict[str, Any]:
+    """A new tournament, with its players if given; without tie-breakers, those of its
+    game (``GAME_TIE_BREAKERS``) or the defaults."""
     tournament_id = tournament_id or slugify(name)
     if not valid_id(tournament_id):
         raise TournamentRefusal(f"id {tournament_id!r}: use lower-case letters, digits, dashes")
     if session.get(TournamentRow, tournament_id) is not None:
         raise TournamentRefusal(f"there is already a tournament {tournament_id!r}")
     try:
-        breakers = check_tie_breakers(list(tie_breakers or DEFAULT_TIE_BREAKERS))
+        breakers = check_tie_breakers(list(
+            tie_breakers or GAME_TIE_BREAKERS.get(game or "", DEFAULT_TIE_BREAKERS)))
     except ValueError as error:
         raise TournamentRefusal(str(error)) from None
     session.add(TournamentRow(id=tournament_id, name=name, tie_breakers=breakers,

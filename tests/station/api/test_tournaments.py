@@ -206,3 +206,17 @@ def test_a_finished_table_gives_its_result_and_players_confirm_it(
                json={"scores": {first: 5, other: 4}})  # the organiser settles it
     assert client.get("/api/tournaments/cup").json()["disputes"] == []
     assert client.get("/api/tournaments/at-table/nope").status_code == 404
+
+
+def test_a_tournament_of_a_game_gets_that_games_tie_breakers(client: TestClient) -> None:
+    two = client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Duel", "game": "small-warehouse"}).json()
+    assert two["tie_breakers"] == ["wins", "head_to_head", "opponents_strength", "points"]
+    many = client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Move", "game": "moving-day"}).json()
+    assert many["tie_breakers"][:3] == ["wins", "points", "opponents_strength"]
+    chosen = client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Own", "game": "moving-day", "tie_breakers": ["points"]}).json()
+    assert chosen["tie_breakers"] == ["points"]
+    assert client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Plain"}).json()["tie_breakers"] == ["wins", "points", "head_to_head"]
