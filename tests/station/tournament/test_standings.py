@@ -97,3 +97,13 @@ def test_a_corrected_result_re_derives_everything() -> None:
     assert dict((p, r) for r, p in order(before))["Ben"] > 1 and order(after)[0] == (1, "Ben")
     assert next(line for line in after if line.player == "Cas").opponents_strength == \
         (1 + Fraction(1, 3)) / 2  # Ben now 2/2, Ana 0/2 floored
+
+
+def test_every_games_tie_breakers_name_a_real_game_and_real_criteria() -> None:
+    from rules import game_names
+    from station.tournament.config import GAME_TIE_BREAKERS
+    from station.tournament.standings import check_tie_breakers
+
+    assert set(GAME_TIE_BREAKERS) == set(game_names())
+    for breakers in GAME_TIE_BREAKERS.values():
+        assert check_tie_breakers(breakers) == breakers
