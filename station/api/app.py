@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from station.api import catalogue, live, pages, tables, tournaments
 from station.api.deps import Services
 from station.api.errors import install_error_handlers
+from station.live.hub import HubRelay
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 Background = Callable[[Services], Coroutine[Any, Any, Any]]
@@ -26,6 +27,9 @@ def create_app(services: Services, background: Background | None = None) -> Fast
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         services.hub.attach(asyncio.get_running_loop())
         await asyncio.to_thread(services.station.resume)
+        relay = HubRelay(services.station, services.hub).start() \
+            if services.database.dialect == "postgresql" else None  # SQLite: one station
+        recorder = tournaments.watch_results(services)
         task = asyncio.create_task(background(services)) if background else None
         app.state.background = task
         try:
@@ -34,6 +38,9 @@ def create_app(services: Services, background: Background | None = None) -> Fast
             if task is not None:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
+            if relay is not None:
+                await asyncio.to_thread(relay.stop)
+            await asyncio.to_thread(recorder.stop)
 
     app = FastAPI(title="packref station", lifespan=lifespan,
                   description="Live tables, referee decisions and tournaments. Reads are "

@@ -18,6 +18,7 @@ from station.config import Settings
 from station.live.hub import Hub
 from station.live.station import Station
 from station.store import Clock, Database, EventStore, SystemClock, open_database
+from station.store.spool import Spool
 
 AUTHOR_HEADER = "X-Packref-Author"
 
@@ -41,7 +42,9 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
     """Open the database and put the station together (tables resumed lazily)."""
     clock = clock or SystemClock()
     database = open_database(settings.database_url)
-    store = EventStore(database, clock)
+    spool = (Spool(settings.data_dir / "hub-spool.sqlite3")
+             if database.dialect == "postgresql" else None)  # the hub may go away
+    store = EventStore(database, clock, spool)
     hub = Hub()
     return Services(settings, database, store, Station(store, hub), hub, clock)
 

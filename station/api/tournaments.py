@@ -3,26 +3,82 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Response, status
+from pydantic import Field
 
-from station.api.deps import ServicesDep, SessionDep, TokenDep
+from station.api.deps import Services, ServicesDep, SessionDep, TokenDep
 from station.api.models import (
     MatchCreate,
     MatchStart,
+    Name,
     PlayerIn,
     ResultIn,
+    Strict,
     TieBreakersIn,
     TournamentCreate,
 )
-from station.tournament import service
+from station.store.notify import announce
+from station.tournament import results, rounds, service
+
+
+class TournamentIn(TournamentCreate):
+    """A new tournament; ``game`` chooses its tie-breakers when none are given."""
+
+    game: Name | None = None
+
+
+class RoundIn(Strict):
+    """Pair the next round of ``game``: tables of ``size`` (default: the most it allows)."""
+
+    game: Name
+    size: Annotated[int, Field(ge=2, le=12)] | None = None
+    force: bool = False
+
+
+class ConfirmIn(Strict):
+    """A player agrees (or not) with a game's final scores."""
+
+    player: Name
+    agree: bool
+
+
+class LockIn(Strict):
+    """Keep a player at one table (``table`` null lifts the lock)."""
+
+    player: Name
+    table: Name | None
+
+
+class ForbidIn(Strict):
+    """Never seat these players at one table."""
+
+    players: Annotated[list[Name], Field(min_length=2, max_length=12)]
+
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 
 
 def _changed(services: ServicesDep, tournament_id: str) -> None:
+    """Tell this station's tournament pages, and the other stations of a hub."""
     services.hub.publish(f"tournament:{tournament_id}", json.dumps({"type": "changed"}))
+    announce(services.database, {"kind": "tournament", "id": tournament_id})
+
+
+def watch_results(services: Services) -> results.ResultsRecorder:
+    """Record finished live games in their tournament games, and tell the pages."""
+    recorder = results.ResultsRecorder(services.database,
+                                       lambda tournament_id: _changed(services, tournament_id))
+    services.hub.watch("table:", recorder)
+    return recorder
+
+
+@router.get("/at-table/{table_id}")
+def game_at_table(table_id: str, session: SessionDep, services: ServicesDep) -> dict[str, Any]:
+    """The tournament game of the table's current game (404 if it is not one)."""
+    game = services.station.snapshot(table_id)["game"]
+    return results.game_at_table(session, table_id, game["seq"] if game else None)
 
 
 @router.get("")
@@ -31,10 +87,10 @@ def list_tournaments(session: SessionDep) -> list[dict[str, Any]]:
 
 
 @router.post("", status_code=status.HTTP_201_CREATED)
-def create_tournament(body: TournamentCreate, session: SessionDep, services: ServicesDep,
+def create_tournament(body: TournamentIn, session: SessionDep, services: ServicesDep,
                       author: TokenDep) -> dict[str, Any]:
     created = service.create_tournament(session, services.clock, body.name, body.id,
-                                        body.tie_breakers, body.players)
+                                        body.tie_breakers, body.players, body.game)
     session.commit()
     return service.tournament_detail(session, services.station, created["id"])
 
@@ -107,3 +163,62 @@ def standings_csv(tournament_id: str, session: SessionDep, services: ServicesDep
     text = service.tournament_csv(session, services.station, tournament_id)
     return Response(text, media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="{tournament_id}-standings.csv"'})
+
+
+@router.post("/{tournament_id}/rounds", status_code=status.HTTP_201_CREATED)
+def pair_round(tournament_id: str, body: RoundIn, session: SessionDep, services: ServicesDep,
+               author: TokenDep) -> dict[str, Any]:
+    """Pair and start the next round (contracts §10); refused while results are missing
+    unless ``force``."""
+    paired = rounds.pair_next_round(session, services.station, tournament_id, body.game,
+                                    body.size, author, body.force)
+    session.commit()
+    _changed(services, tournament_id)
+    return paired
+
+
+@router.post("/{tournament_id}/players/{name}/drop")
+def drop_player(tournament_id: str, name: str, session: SessionDep, services: ServicesDep,
+                author: TokenDep) -> dict[str, Any]:
+    """Take a player out of later rounds (their past results stay)."""
+    answer = rounds.drop_player(session, tournament_id, name)
+    session.commit()
+    _changed(services, tournament_id)
+    return answer
+
+
+@router.post("/{tournament_id}/locks")
+def lock_player(tournament_id: str, body: LockIn, session: SessionDep, services: ServicesDep,
+                author: TokenDep) -> dict[str, Any]:
+    answer = rounds.lock_player(session, tournament_id, body.player, body.table)
+    session.commit()
+    _changed(services, tournament_id)
+    return answer
+
+
+@router.post("/{tournament_id}/forbidden", status_code=status.HTTP_201_CREATED)
+def forbid_players(tournament_id: str, body: ForbidIn, session: SessionDep,
+                   services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    answer = rounds.forbid_players(session, tournament_id, body.players)
+    session.commit()
+    _changed(services, tournament_id)
+    return answer
+
+
+@router.post("/{tournament_id}/games/{match_id}/confirm")
+def confirm_result(tournament_id: str, match_id: int, body: ConfirmIn, session: SessionDep,
+                   services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    """A player confirms the final scores (``agree``: false flags the game for the organiser)."""
+    match = results.confirm_result(session, tournament_id, match_id, body.player, body.agree)
+    session.commit()
+    _changed(services, tournament_id)
+    return match
+
+
+@router.get("/{tournament_id}/export.json")
+def export_json(tournament_id: str, session: SessionDep, services: ServicesDep) -> Response:
+    """The whole tournament (players, rounds, results, standings, rules) as a JSON file."""
+    detail = service.tournament_detail(session, services.station, tournament_id)
+    return Response(json.dumps(detail, indent=2, ensure_ascii=False),
+                    media_type="application/json", headers={
+                        "Content-Disposition": f'attachment; filename="{tournament_id}.json"'})

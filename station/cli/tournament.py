@@ -49,6 +49,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         return sub
 
     _add_setup_commands(command)
+    _add_round_commands(command)
     _add_result_commands(command)
     parser.set_defaults(run=lambda _arguments: (parser.print_help(sys.stderr), 2)[1])
 
@@ -59,9 +60,10 @@ def _add_setup_commands(command: Command) -> None:
     add.add_argument("name")
     add.add_argument("--id", help="its id (default: made from the name)")
     add.add_argument("--players", help="comma-separated player names")
+    add.add_argument("--game", help="its game: chooses the tie-breakers when none are given")
     add.add_argument("--tie-breakers", help="comma-separated, in order, from: wins, points, "
-                     "average, head_to_head, opponents, fewest_games (default wins,points,"
-                     "head_to_head)")
+                     "average, head_to_head, opponents, opponents_strength, fewest_games "
+                     "(default: the game's, else wins,points,head_to_head)")
     command("list", "every tournament", run_list)
     command("show", "a tournament: players, rounds, results, standings",
             run_show).add_argument("tournament")
@@ -78,6 +80,27 @@ def _add_setup_commands(command: Command) -> None:
     start.add_argument("game_id", type=int, metavar="GAME")
     start.add_argument("--game", required=True, help="which game, e.g. moving-day")
     start.add_argument("--seed", type=int)
+
+
+def _add_round_commands(command: Command) -> None:
+    """pair, drop, lock, forbid."""
+    pair = command("pair", "pair and start the next round (Swiss from round 2)", run_pair)
+    pair.add_argument("tournament")
+    pair.add_argument("--game", required=True, help="which game, e.g. moving-day")
+    pair.add_argument("--size", type=int, help="players a table (default: the most the game "
+                      "allows)")
+    pair.add_argument("--force", action="store_true",
+                      help="pair even though some games of earlier rounds have no result")
+    drop = command("drop", "take a player out of later rounds (past results stay)", run_drop)
+    drop.add_argument("tournament")
+    drop.add_argument("name")
+    lock = command("lock", "keep a player at one table from now on", run_lock)
+    lock.add_argument("tournament")
+    lock.add_argument("name")
+    lock.add_argument("--table", help="the table (leave out to lift the lock)")
+    forbid = command("forbid", "never seat these players at one table", run_forbid)
+    forbid.add_argument("tournament")
+    forbid.add_argument("names", help="comma-separated, two or more")
 
 
 def _add_result_commands(command: Command) -> None:
@@ -99,17 +122,23 @@ def _add_result_commands(command: Command) -> None:
 
 def _in_transaction(arguments: argparse.Namespace,
                     work: Callable[[Any, Any], Any]) -> Any:
-    """Run ``work(session, station)`` in one transaction; refusals become one-line errors."""
+    """Run ``work(session, station)`` in one transaction; refusals become one-line errors.
+    A change is announced to the stations of a hub (their pages update at once)."""
     from rules import RulesError
     from station.live.station import UnknownTable
+    from station.store.notify import announce
     from station.tournament.service import TournamentRefusal, UnknownTournament
 
     station = open_station(arguments)
     try:
         with station.store.database.session() as session:
-            return work(session, station)
+            answer = work(session, station)
     except (TournamentRefusal, UnknownTournament, UnknownTable, RulesError, ValueError) as error:
         raise InputError(f"tournament: {error}") from None
+    if arguments.run not in _READ_ONLY:
+        tournament_id = getattr(arguments, "tournament", None) or answer.get("id")
+        announce(station.store.database, {"kind": "tournament", "id": tournament_id})
+    return answer
 
 
 def run_add(arguments: argparse.Namespace) -> int:
@@ -119,7 +148,8 @@ def run_add(arguments: argparse.Namespace) -> int:
     breakers = (_names(arguments.tie_breakers, "--tie-breakers")
                 if arguments.tie_breakers else None)
     emit(_in_transaction(arguments, lambda session, station: service.create_tournament(
-        session, station.store.clock, arguments.name, arguments.id, breakers, players)))
+        session, station.store.clock, arguments.name, arguments.id, breakers, players,
+        arguments.game)))
     return 0
 
 
@@ -166,6 +196,40 @@ def run_start(arguments: argparse.Namespace) -> int:
     emit(_in_transaction(arguments, lambda session, station: service.start_match(
         session, station, arguments.tournament, arguments.game_id, arguments.game, "cli",
         arguments.seed)))
+    return 0
+
+
+def run_pair(arguments: argparse.Namespace) -> int:
+    from station.tournament import rounds
+
+    emit(_in_transaction(arguments, lambda session, station: rounds.pair_next_round(
+        session, station, arguments.tournament, arguments.game, arguments.size, "cli",
+        arguments.force)))
+    return 0
+
+
+def run_drop(arguments: argparse.Namespace) -> int:
+    from station.tournament import rounds
+
+    emit(_in_transaction(arguments, lambda session, _station: rounds.drop_player(
+        session, arguments.tournament, arguments.name)))
+    return 0
+
+
+def run_lock(arguments: argparse.Namespace) -> int:
+    from station.tournament import rounds
+
+    emit(_in_transaction(arguments, lambda session, _station: rounds.lock_player(
+        session, arguments.tournament, arguments.name, arguments.table)))
+    return 0
+
+
+def run_forbid(arguments: argparse.Namespace) -> int:
+    from station.tournament import rounds
+
+    names = _names(arguments.names, "NAMES")
+    emit(_in_transaction(arguments, lambda session, _station: rounds.forbid_players(
+        session, arguments.tournament, names)))
     return 0
 
 
@@ -219,3 +283,4 @@ def run_standings(arguments: argparse.Namespace) -> int:
     return 0
 
 
+_READ_ONLY = {run_list, run_show, run_standings}

@@ -1,4 +1,5 @@
-"""Broadcasting updates to WebSocket clients, from any thread.
+"""Broadcasting updates to WebSocket clients, from any thread; and, on a PostgreSQL
+hub, relaying the other stations' writes to them (:class:`HubRelay`).
 
 Each client has a small queue; a client too slow to keep up loses its oldest
 updates, never the newest (every update is a whole snapshot, so the newest
@@ -8,8 +9,11 @@ one is all a page needs).
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from collections import defaultdict
+from collections.abc import Callable
+from typing import Any, Protocol
 
 QUEUE_SIZE = 8
 
@@ -21,6 +25,7 @@ class Hub:
         self._subscribers: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
+        self._watchers: list[tuple[str, Callable[[str, str], None]]] = []
 
     def __repr__(self) -> str:
         return f"<Hub {sum(len(queues) for queues in self._subscribers.values())} subscribers>"
@@ -39,11 +44,26 @@ class Hub:
         with self._lock:
             self._subscribers[channel].discard(queue)
 
+    def channels(self, prefix: str = "") -> list[str]:
+        """The channels with subscribers, those starting with ``prefix``."""
+        with self._lock:
+            return [name for name, queues in self._subscribers.items()
+                    if queues and name.startswith(prefix)]
+
+    def watch(self, prefix: str, watcher: Callable[[str, str], None]) -> None:
+        """Also hand every message of the channels starting with ``prefix`` to ``watcher``
+        (called in the publishing thread: it must return at once)."""
+        with self._lock:
+            self._watchers.append((prefix, watcher))
+
     def subscribers(self, channel: str) -> int:
         return len(self._subscribers.get(channel, ()))
 
     def publish(self, channel: str, message: str) -> None:
         """Send ``message`` to every subscriber of ``channel``; callable from any thread."""
+        for prefix, watcher in list(self._watchers):
+            if channel.startswith(prefix):
+                watcher(channel, message)
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -63,3 +83,65 @@ class Hub:
             if queue.full():
                 queue.get_nowait()
             queue.put_nowait(message)
+
+
+class RelayedStation(Protocol):
+    """What the relay needs of :class:`~station.live.station.Station`."""
+
+    store: Any
+
+    def table(self, table_id: str) -> Any: ...
+    def table_ids(self) -> list[str]: ...
+    def refresh(self, table_id: str) -> Any: ...
+    def broadcast(self, live: Any) -> None: ...
+    def forget(self, table_id: str) -> None: ...
+
+
+class HubRelay:
+    """One live hub for many stations (PostgreSQL): brings every other station's writes
+    to this station's pages and WebSockets, and this station's spooled events to the hub.
+
+    Each announced event (see :mod:`station.store.notify`) is read from the database
+    into the table's live view, whose snapshot is then broadcast as if written here; a
+    tournament change is passed on to its pages. When the hub comes back after an
+    outage, the events stored locally meanwhile are sent first, then every table is
+    caught up and every page told.
+    """
+
+    def __init__(self, station: RelayedStation, hub: Hub) -> None:
+        from station.store.notify import ChangeFeed
+
+        self.station = station
+        self.hub = hub
+        self.feed = ChangeFeed(station.store.database, self._on_message, self._on_connect)
+
+    def __repr__(self) -> str:
+        return f"<HubRelay {self.feed!r}>"
+
+    def start(self) -> HubRelay:
+        self.feed.start()
+        return self
+
+    def stop(self) -> None:
+        self.feed.stop()
+
+    def _on_connect(self) -> None:
+        for table_id in self.station.store.send_spooled():
+            self.station.forget(table_id)  # numbered anew on the hub: rebuild the view
+        for table_id in self.station.table_ids():
+            self.station.broadcast(self.station.refresh(table_id))
+        self.hub.publish("tables", json.dumps({"type": "tables"}))
+        for channel in self.hub.channels("tournament:"):
+            self.hub.publish(channel, json.dumps({"type": "changed"}))
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        kind = message.get("kind")
+        if kind == "event":
+            table_id, seq = str(message["table"]), int(message["seq"])
+            if self.station.table(table_id).last_seq >= seq:
+                return  # already caught up by an earlier announcement of the same batch
+            self.station.broadcast(self.station.refresh(table_id))
+        elif kind == "tables":
+            self.hub.publish("tables", json.dumps({"type": "tables"}))
+        elif kind == "tournament":
+            self.hub.publish(f"tournament:{message['id']}", json.dumps({"type": "changed"}))

@@ -76,6 +76,11 @@ class Station:
         with self._lock(table_id):
             return self.refresh(table_id).snapshot()
 
+    def forget(self, table_id: str) -> None:
+        """Drop the table's live view; the next read rebuilds it from the store."""
+        with self._lock(table_id):
+            self._tables.pop(table_id, None)
+
     def table_ids(self) -> list[str]:
         return [info.id for info in self.store.tables()]
 

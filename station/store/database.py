@@ -6,6 +6,7 @@ refuses any UPDATE or DELETE on it, on both back ends.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from station.errors import InputError
 from station.store.models import Base
+from station.store.notify import POSTGRES_NOTIFY_TRIGGERS
 
 _SQLITE_APPEND_ONLY = [
     "CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "
@@ -33,11 +35,15 @@ _POSTGRES_APPEND_ONLY = [
 ]
 
 
+CONNECT_TIMEOUT_SECONDS = 3  # a hub out of reach must not hang a write for long
+
+
 class Database:
     """An engine and its session factory; ``session()`` is one transaction."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, origin: str = "packref") -> None:
         self.engine = engine
+        self.origin = origin  # names this station's writes in the hub's announcements
         self._sessions = sessionmaker(engine, expire_on_commit=False)
 
     def __repr__(self) -> str:
@@ -60,7 +66,8 @@ class Database:
     def create_schema(self) -> None:
         """Create every table (if missing) and the append-only triggers."""
         Base.metadata.create_all(self.engine)
-        statements = _POSTGRES_APPEND_ONLY if self.dialect == "postgresql" else []
+        statements = (_POSTGRES_APPEND_ONLY + POSTGRES_NOTIFY_TRIGGERS
+                      if self.dialect == "postgresql" else [])
         if self.dialect == "sqlite":
             statements = _SQLITE_APPEND_ONLY
         with self.engine.begin() as connection:
@@ -93,13 +100,16 @@ def open_database(url: str) -> Database:
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    origin = f"packref-{uuid.uuid4().hex[:12]}"
+    connect_args = ({"application_name": origin, "connect_timeout": CONNECT_TIMEOUT_SECONDS}
+                    if parsed.get_backend_name() == "postgresql" else {})
     try:
-        engine = create_engine(parsed, pool_pre_ping=True)
+        engine = create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
     except (ArgumentError, ImportError) as error:
         raise InputError(f"--db: cannot use {parsed.drivername}: {error}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-    database = Database(engine)
+    database = Database(engine, origin)
     try:
         database.create_schema()
     except OperationalError as error:

@@ -14,17 +14,27 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
 from station.store.models import EventRow, TableRow
+from station.store.spool import Spool, hub_copy
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 
 class StoreConflict(Exception):
     """Another writer got there first (the same table id or event number)."""
+
+
+def hub_unreachable(error: BaseException) -> bool:
+    """True for errors meaning the database cannot be reached (not a refused write)."""
+    if isinstance(error, IntegrityError):
+        return False
+    return isinstance(error, DBAPIError) and (
+        error.connection_invalidated or type(error).__name__ in ("OperationalError",
+                                                                 "InterfaceError"))
 
 
 @dataclass(frozen=True)
@@ -75,6 +85,11 @@ def _event(row: EventRow) -> Event:
     return Event(row.table_id, row.seq, row.kind, row.author, aware(row.at), dict(row.payload))
 
 
+def _same_event(stored: EventRow, spooled: EventRow) -> bool:
+    return ((stored.kind, stored.author, aware(stored.at))
+            == (spooled.kind, spooled.author, aware(spooled.at)))
+
+
 def _info(row: TableRow) -> TableInfo:
     return TableInfo(row.id, row.name, aware(row.created_at))
 
@@ -82,9 +97,12 @@ def _info(row: TableRow) -> TableInfo:
 class EventStore:
     """Tables and their events, in a :class:`Database`, timed by a :class:`Clock`."""
 
-    def __init__(self, database: Database, clock: Clock | None = None) -> None:
+    def __init__(self, database: Database, clock: Clock | None = None,
+                 spool: Spool | None = None) -> None:
         self.database = database
         self.clock = clock or SystemClock()
+        self.spool = spool  # where events wait while the hub is out of reach (None: nowhere)
+        self._known_tables: list[TableInfo] = []
 
     def __repr__(self) -> str:
         return f"EventStore({self.database!r})"
@@ -100,6 +118,7 @@ class EventStore:
                 session.add(row)
         except IntegrityError:
             raise StoreConflict(f"there is already a table {table_id!r}") from None
+        self._known_tables.append(_info(row))
         return _info(row)
 
     def table(self, table_id: str) -> TableInfo | None:
@@ -108,10 +127,16 @@ class EventStore:
             return None if row is None else _info(row)
 
     def tables(self) -> list[TableInfo]:
-        """Every table, oldest first."""
-        with self.database.session() as session:
-            rows = session.scalars(select(TableRow).order_by(TableRow.created_at, TableRow.id))
-            return [_info(row) for row in rows]
+        """Every table, oldest first (while the hub is away: the tables last seen)."""
+        try:
+            with self.database.session() as session:
+                rows = session.scalars(select(TableRow).order_by(TableRow.created_at,
+                                                                 TableRow.id))
+                self._known_tables = [_info(row) for row in rows]
+        except DBAPIError as error:
+            if self.spool is None or not hub_unreachable(error):
+                raise
+        return list(self._known_tables)
 
     # -- events -------------------------------------------------------------------
     def append(
@@ -123,21 +148,96 @@ class EventStore:
         ``expected_last`` is the seq the writer believes is last; if another
         writer appended meanwhile, :class:`StoreConflict` is raised and nothing
         is stored.
+        Without the hub (PostgreSQL out of reach) and with a spool, the events
+        are stored locally and sent when the hub is back.
         """
+        if self.spool is not None and self.spool.count():
+            with self.spool.lock:
+                if not self._send_spooled():
+                    return self._append_locally(table_id, events, author, expected_last)
+        try:
+            return self._append_to_hub(table_id, events, author, expected_last)
+        except DBAPIError as error:
+            if self.spool is None or not hub_unreachable(error):
+                raise
+            with self.spool.lock:
+                return self._append_locally(table_id, events, author, expected_last)
+
+    def _rows(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]], author: str,
+              last: int) -> list[EventRow]:
+        return [EventRow(table_id=table_id, seq=last + index, kind=kind, author=author,
+                         at=self.clock.now(), payload=payload)
+                for index, (kind, payload) in enumerate(events, start=1)]
+
+    def _append_to_hub(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
+                       author: str, expected_last: int | None) -> list[Event]:
         try:
             with self.database.session() as session:
                 last = self._last_seq(session, table_id)
                 if expected_last is not None and last != expected_last:
                     raise StoreConflict(f"table {table_id!r} moved on to event {last}")
-                rows = [
-                    EventRow(table_id=table_id, seq=last + index, kind=kind, author=author,
-                             at=self.clock.now(), payload=payload)
-                    for index, (kind, payload) in enumerate(events, start=1)
-                ]
+                rows = self._rows(table_id, events, author, last)
                 session.add_all(rows)
         except IntegrityError:
             raise StoreConflict(f"table {table_id!r} was written by someone else") from None
         return [_event(row) for row in rows]
+
+    def _append_locally(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
+                        author: str, expected_last: int | None) -> list[Event]:
+        """The hub is away: keep the events in the spool, numbered after the last known."""
+        assert self.spool is not None
+        spooled = self.spool.last_seq(table_id)
+        last = spooled if spooled is not None else expected_last
+        if last is None:
+            raise StoreConflict(f"table {table_id!r}: the hub is out of reach and the "
+                                "table's last event is unknown here")
+        if expected_last is not None and last != expected_last:
+            raise StoreConflict(f"table {table_id!r} moved on to event {last}")
+        rows = self._rows(table_id, events, author, last)
+        self.spool.add(rows)
+        return [_event(row) for row in rows]
+
+    def send_spooled(self) -> set[str]:
+        """Send what was stored locally to the hub, in order; returns the tables whose
+        events had to be numbered anew (another writer took their numbers meanwhile).
+        Raises when the hub is still out of reach (nothing is lost: the rest waits)."""
+        if self.spool is None:
+            return set()
+        with self.spool.lock:
+            renumbered: set[str] = set()
+            for table_id in dict.fromkeys(row.table_id for row in self.spool.pending()):
+                if self._send_table(table_id):
+                    renumbered.add(table_id)
+            return renumbered
+
+    def _send_spooled(self) -> bool:
+        try:
+            self.send_spooled()
+        except DBAPIError as error:
+            if not hub_unreachable(error):
+                raise
+            return False
+        return True
+
+    def _send_table(self, table_id: str) -> bool:
+        """One table's spooled events in one hub transaction; True if renumbered."""
+        assert self.spool is not None
+        pending = self.spool.pending(table_id)
+        renumbered = False
+        with self.database.session() as session:
+            last = self._last_seq(session, table_id)
+            for row in pending:
+                stored = session.scalar(select(EventRow).where(
+                    EventRow.table_id == table_id, EventRow.seq == row.seq))
+                if stored is not None and _same_event(stored, row) and not renumbered:
+                    continue  # sent before, the spool was not told: not twice
+                seq = row.seq if row.seq == last + 1 and not renumbered else last + 1
+                renumbered = renumbered or seq != row.seq
+                session.add(hub_copy(row, seq))
+                last = seq
+            session.flush()
+        self.spool.remove([row.id for row in pending])
+        return renumbered
 
     @staticmethod
     def _last_seq(session: Any, table_id: str) -> int:
@@ -145,13 +245,25 @@ class EventStore:
         return session.scalar(query) or 0
 
     def events(self, table_id: str, after: int = 0, limit: int | None = None) -> list[Event]:
-        """The table's events with ``seq > after``, in order."""
-        with self.database.session() as session:
-            query = (select(EventRow).where(EventRow.table_id == table_id, EventRow.seq > after)
-                     .order_by(EventRow.seq))
-            if limit is not None:
-                query = query.limit(limit)
-            return [_event(row) for row in session.scalars(query)]
+        """The table's events with ``seq > after``, in order (while the hub is away: the
+        ones stored locally)."""
+        if self.spool is not None and self.spool.count():
+            with self.spool.lock:
+                if not self._send_spooled():
+                    return [_event(row) for row in
+                            self.spool.pending(table_id, after)][:limit]
+        try:
+            with self.database.session() as session:
+                query = (select(EventRow)
+                         .where(EventRow.table_id == table_id, EventRow.seq > after)
+                         .order_by(EventRow.seq))
+                if limit is not None:
+                    query = query.limit(limit)
+                return [_event(row) for row in session.scalars(query)]
+        except DBAPIError as error:
+            if self.spool is None or not hub_unreachable(error):
+                raise
+            return [_event(row) for row in self.spool.pending(table_id, after)][:limit]
 
     def last_seq(self, table_id: str) -> int:
         with self.database.session() as session:

@@ -78,3 +78,18 @@ class MatchRow(Base):
     game_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     note: Mapped[str] = mapped_column(Text, default="")
+
+
+class TournamentRuleRow(Base):
+    """An organiser's rule for pairing: a ``drop`` (``players`` [name], after ``round``),
+    a ``lock`` (``players`` [name] always at ``table_id``) or a ``forbid`` (``players``
+    never at one table)."""
+
+    __tablename__ = "tournament_rules"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    players: Mapped[list[str]] = mapped_column(JSON)
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
+    round: Mapped[int] = mapped_column(Integer, default=0)

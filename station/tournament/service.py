@@ -16,10 +16,17 @@ from sqlalchemy.orm import Session
 from station.live.station import Station, UnknownTable
 from station.store.clock import Clock
 from station.store.events import aware, slugify, valid_id
-from station.store.models import MatchRow, TableRow, TournamentPlayerRow, TournamentRow
+from station.store.models import (
+    MatchRow,
+    TableRow,
+    TournamentPlayerRow,
+    TournamentRow,
+    TournamentRuleRow,
+)
+from station.tournament.config import DEFAULT_TIE_BREAKERS, GAME_TIE_BREAKERS
 from station.tournament.standings import (
-    DEFAULT_TIE_BREAKERS,
     GameResult,
+    Standing,
     check_tie_breakers,
     standings,
     standings_csv,
@@ -34,27 +41,44 @@ class TournamentRefusal(ValueError):
     """A request the tournament cannot take: its message says why."""
 
 
-def _tournament(session: Session, tournament_id: str) -> TournamentRow:
+def tournament_row(session: Session, tournament_id: str) -> TournamentRow:
     row = session.get(TournamentRow, tournament_id)
     if row is None:
         raise UnknownTournament(f"there is no tournament {tournament_id!r}")
     return row
 
 
-def _players(session: Session, tournament_id: str) -> list[str]:
+def player_names(session: Session, tournament_id: str) -> list[str]:
+    """Every registered player (late entries and dropped players too), in order of entry."""
     query = (select(TournamentPlayerRow.name)
              .where(TournamentPlayerRow.tournament_id == tournament_id)
              .order_by(TournamentPlayerRow.id))
     return list(session.scalars(query))
 
 
-def _matches(session: Session, tournament_id: str) -> list[MatchRow]:
+def match_rows(session: Session, tournament_id: str) -> list[MatchRow]:
     query = (select(MatchRow).where(MatchRow.tournament_id == tournament_id)
              .order_by(MatchRow.round, MatchRow.id))
     return list(session.scalars(query))
 
 
-def _match(session: Session, tournament_id: str, match_id: int) -> MatchRow:
+def last_round(session: Session, tournament_id: str) -> int:
+    """The number of the latest round with a game (0 before the first)."""
+    return max((match.round for match in match_rows(session, tournament_id)), default=0)
+
+
+def bye_result(player: str) -> dict[str, Any]:
+    """A bye: a win, with no points and no opponent."""
+    return {"scores": {player: 0}, "winners": [player], "source": "bye", "author": "station"}
+
+
+def is_bye(match: MatchRow) -> bool:
+    return bool(match.result) and match.result.get("source") == "bye"
+
+
+
+
+def match_row(session: Session, tournament_id: str, match_id: int) -> MatchRow:
     row = session.get(MatchRow, match_id)
     if row is None or row.tournament_id != tournament_id:
         raise UnknownTournament(f"tournament {tournament_id!r} has no game {match_id}")
@@ -63,15 +87,17 @@ def _match(session: Session, tournament_id: str, match_id: int) -> MatchRow:
 
 def create_tournament(session: Session, clock: Clock, name: str, tournament_id: str | None = None,
                       tie_breakers: Sequence[str] | None = None,
-                      players: Sequence[str] = ()) -> dict[str, Any]:
-    """A new tournament, with its players if given."""
+                      players: Sequence[str] = (), game: str | None = None) -> dict[str, Any]:
+    """A new tournament, with its players if given; without tie-breakers, those of its
+    game (``GAME_TIE_BREAKERS``) or the defaults."""
     tournament_id = tournament_id or slugify(name)
     if not valid_id(tournament_id):
         raise TournamentRefusal(f"id {tournament_id!r}: use lower-case letters, digits, dashes")
     if session.get(TournamentRow, tournament_id) is not None:
         raise TournamentRefusal(f"there is already a tournament {tournament_id!r}")
     try:
-        breakers = check_tie_breakers(list(tie_breakers or DEFAULT_TIE_BREAKERS))
+        breakers = check_tie_breakers(list(
+            tie_breakers or GAME_TIE_BREAKERS.get(game or "", DEFAULT_TIE_BREAKERS)))
     except ValueError as error:
         raise TournamentRefusal(str(error)) from None
     session.add(TournamentRow(id=tournament_id, name=name, tie_breakers=breakers,
@@ -89,7 +115,7 @@ def list_tournaments(session: Session) -> list[dict[str, Any]]:
 
 
 def set_tie_breakers(session: Session, tournament_id: str, names: Sequence[str]) -> list[str]:
-    row = _tournament(session, tournament_id)
+    row = tournament_row(session, tournament_id)
     try:
         row.tie_breakers = check_tie_breakers(list(names))
     except ValueError as error:
@@ -99,22 +125,22 @@ def set_tie_breakers(session: Session, tournament_id: str, names: Sequence[str])
 
 def add_player(session: Session, tournament_id: str, name: str) -> list[str]:
     """Register a player; returns every player of the tournament."""
-    _tournament(session, tournament_id)
+    tournament_row(session, tournament_id)
     name = name.strip()
     if not name:
         raise TournamentRefusal("a player needs a name")
-    if name in _players(session, tournament_id):
+    if name in player_names(session, tournament_id):
         raise TournamentRefusal(f"{name!r} is already a player")
     session.add(TournamentPlayerRow(tournament_id=tournament_id, name=name))
     session.flush()
-    return _players(session, tournament_id)
+    return player_names(session, tournament_id)
 
 
 def add_match(session: Session, tournament_id: str, round_number: int, players: Sequence[str],
               table_id: str | None = None) -> dict[str, Any]:
     """Add a game to a round: who plays, and at which table if it is played live."""
-    _tournament(session, tournament_id)
-    known = set(_players(session, tournament_id))
+    tournament_row(session, tournament_id)
+    known = set(player_names(session, tournament_id))
     if round_number < 1:
         raise TournamentRefusal("round must be at least 1")
     if len(players) < 1 or len(set(players)) != len(players):
@@ -135,7 +161,7 @@ def start_match(session: Session, station: Station, tournament_id: str, match_id
                 game: str, author: str, seed: int | None = None,
                 options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Start the game of a match at its table; its result will come from the live game."""
-    match = _match(session, tournament_id, match_id)
+    match = match_row(session, tournament_id, match_id)
     if match.table_id is None:
         raise TournamentRefusal("this game has no table; enter its result by hand")
     if match.result is not None or match.game_seq is not None:
@@ -149,7 +175,7 @@ def start_match(session: Session, station: Station, tournament_id: str, match_id
 def record_result(session: Session, tournament_id: str, match_id: int, scores: dict[str, int],
                   winners: Sequence[str] | None, author: str) -> dict[str, Any]:
     """Enter (or replace) a game's result by hand; winners default to the highest totals."""
-    match = _match(session, tournament_id, match_id)
+    match = match_row(session, tournament_id, match_id)
     if sorted(scores) != sorted(match.players):
         raise TournamentRefusal(f"scores must name exactly the players: {', '.join(match.players)}")
     best = max(scores.values())
@@ -158,7 +184,7 @@ def record_result(session: Session, tournament_id: str, match_id: int, scores: d
         raise TournamentRefusal("every winner must be a player of this game")
     match.result = {"scores": {p: scores[p] for p in match.players}, "winners": chosen,
                     "source": "hand", "author": author}
-    return _match_json(match, None)
+    return match_json(match, None)
 
 
 def _live_result(match: MatchRow, station: Station | None) -> dict[str, Any] | None:
@@ -179,36 +205,81 @@ def _live_result(match: MatchRow, station: Station | None) -> dict[str, Any] | N
     return None
 
 
-def _match_json(match: MatchRow, station: Station | None) -> dict[str, Any]:
+def match_json(match: MatchRow, station: Station | None) -> dict[str, Any]:
     result = match.result or _live_result(match, station)
     return {"id": match.id, "round": match.round, "players": match.players,
             "table": match.table_id, "game_seq": match.game_seq, "result": result}
 
 
-def tournament_detail(session: Session, station: Station | None,
-                      tournament_id: str) -> dict[str, Any]:
-    """The whole tournament: players, rounds with their games and results, standings."""
-    row = _tournament(session, tournament_id)
-    players = _players(session, tournament_id)
-    matches = [_match_json(match, station) for match in _matches(session, tournament_id)]
-    rounds: dict[int, list[dict[str, Any]]] = {}
-    for match in matches:
-        rounds.setdefault(match["round"], []).append(match)
+def _standings(session: Session, station: Station | None,
+               tournament_id: str) -> tuple[list[dict[str, Any]], list[Standing]]:
+    """Every game as JSON, and the standings re-derived from every final result."""
+    row = tournament_row(session, tournament_id)
+    matches = [match_json(match, station) for match in match_rows(session, tournament_id)]
     results = [GameResult(m["result"]["scores"], m["result"]["winners"]) for m in matches
                if m["result"] and m["result"].get("final", True)]
-    lines = standings(players, results, row.tie_breakers)
+    return matches, standings(player_names(session, tournament_id), results, row.tie_breakers)
+
+
+def tournament_detail(session: Session, station: Station | None,
+                      tournament_id: str) -> dict[str, Any]:
+    """The whole tournament: players, rounds with their games, results and byes, standings,
+    the organiser's pairing rules."""
+    row = tournament_row(session, tournament_id)
+    matches, lines = _standings(session, station, tournament_id)
+    rounds: dict[int, dict[str, Any]] = {}
+    for match in matches:
+        entry = rounds.setdefault(match["round"], {"round": match["round"], "games": [],
+                                                   "byes": []})
+        if match["result"] and match["result"].get("source") == "bye":
+            entry["byes"].append(match["players"][0])
+        else:
+            entry["games"].append(match)
     return {"id": row.id, "name": row.name, "tie_breakers": row.tie_breakers,
-            "players": players,
-            "rounds": [{"round": number, "games": games}
-                       for number, games in sorted(rounds.items())],
-            "standings": [line.to_json() for line in lines]}
+            "players": player_names(session, tournament_id),
+            "rounds": [rounds[number] for number in sorted(rounds)],
+            "standings": [line.to_json() for line in lines],
+            "disputes": _disputes(matches),
+            **pairing_rules(session, tournament_id)}
+
+
+def _disputes(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Games the organiser must look at: a player disagrees with the final scores."""
+    return [{"game": game["id"], "round": game["round"], "table": game["table"],
+             "disagree": sorted(p for p, ok in game["result"].get("confirmations", {}).items()
+                                if not ok)}
+            for game in matches if game["result"] and game["result"].get("disputed")]
 
 
 def tournament_csv(session: Session, station: Station | None, tournament_id: str) -> str:
     """The standings as CSV."""
-    detail = tournament_detail(session, station, tournament_id)
-    row = _tournament(session, tournament_id)
-    results = [GameResult(m["result"]["scores"], m["result"]["winners"])
-               for r in detail["rounds"] for m in r["games"]
-               if m["result"] and m["result"].get("final", True)]
-    return standings_csv(standings(detail["players"], results, row.tie_breakers))
+    return standings_csv(_standings(session, station, tournament_id)[1])
+
+
+# -- the organiser's pairing rules: drops, locks, forbidden pairs ----------------------------
+def rules_of(session: Session, tournament_id: str, kind: str) -> list[TournamentRuleRow]:
+    query = (select(TournamentRuleRow)
+             .where(TournamentRuleRow.tournament_id == tournament_id,
+                    TournamentRuleRow.kind == kind).order_by(TournamentRuleRow.id))
+    return list(session.scalars(query))
+
+
+def dropped(session: Session, tournament_id: str) -> dict[str, int]:
+    """Dropped players and the round after which they left."""
+    return {rule.players[0]: rule.round for rule in rules_of(session, tournament_id, "drop")}
+
+
+def locks(session: Session, tournament_id: str) -> dict[str, str]:
+    """Locked players and their table."""
+    return {rule.players[0]: rule.table_id for rule in rules_of(session, tournament_id, "lock")
+            if rule.table_id}
+
+
+def forbidden(session: Session, tournament_id: str) -> list[list[str]]:
+    """Groups of players never seated together."""
+    return [list(rule.players) for rule in rules_of(session, tournament_id, "forbid")]
+
+
+def pairing_rules(session: Session, tournament_id: str) -> dict[str, Any]:
+    return {"dropped": dropped(session, tournament_id), "locks": locks(session, tournament_id),
+            "forbidden": forbidden(session, tournament_id)}

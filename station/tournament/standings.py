@@ -10,7 +10,16 @@ counts as a win for each). Players are ordered by the tie-breakers in turn:
 ``head_to_head``  among the players still tied, games in which the player
                   scored more than another of them
 ``opponents``     the wins of every opponent met, summed (a Buchholz score)
+``opponents_strength``  the multiplayer form of opponents' win percentage: for each
+                  game with opponents, the mean of their win rates (``wins / played``,
+                  at least ``OPPONENT_WIN_RATE_FLOOR``); then the mean over those games.
+                  A 4-player table counts as one game, its three opponents averaged,
+                  so a player is not rewarded for merely sitting at bigger tables.
 ``fewest_games``  fewer games played ranks higher
+
+A bye is a game won alone: it counts as played and won, with no points and no
+opponents. Standings are always re-derived from every final result, so a
+result corrected later moves everything after it (ranks, strengths, pairings).
 
 Players still level after every tie-breaker share a rank and are listed by
 name, so the order never depends on chance or on the order of entry.
@@ -25,8 +34,21 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-TIE_BREAKERS = ("wins", "points", "average", "head_to_head", "opponents", "fewest_games")
-DEFAULT_TIE_BREAKERS = ["wins", "points", "head_to_head"]
+from station.tournament.config import DEFAULT_TIE_BREAKERS, OPPONENT_WIN_RATE_FLOOR
+
+TIE_BREAKERS = ("wins", "points", "average", "head_to_head", "opponents", "opponents_strength",
+                "fewest_games")
+__all__ = [
+    "DEFAULT_TIE_BREAKERS",
+    "TIE_BREAKERS",
+    "GameResult",
+    "Standing",
+    "check_tie_breakers",
+    "standings",
+    "standings_csv",
+]
+CSV_COLUMNS = ("rank", "player", "played", "wins", "points", "average", "opponents",
+               "opponents_strength")
 
 
 @dataclass(frozen=True)
@@ -46,8 +68,10 @@ class Standing:
     wins: int = 0
     points: int = 0
     opponents: int = 0
+    opponents_strength: Fraction = Fraction(0)
     rank: int = 0
     opponents_met: list[str] = field(default_factory=list)
+    tables_met: list[list[str]] = field(default_factory=list)
 
     @property
     def average(self) -> Fraction:
@@ -56,7 +80,13 @@ class Standing:
     def to_json(self) -> dict[str, Any]:
         return {"rank": self.rank, "player": self.player, "played": self.played,
                 "wins": self.wins, "points": self.points,
-                "average": round(float(self.average), 2), "opponents": self.opponents}
+                "average": round(float(self.average), 2), "opponents": self.opponents,
+                "opponents_strength": round(float(self.opponents_strength), 3)}
+
+    @property
+    def win_rate(self) -> Fraction:
+        rate = Fraction(self.wins, self.played) if self.played else Fraction(0)
+        return max(rate, Fraction(OPPONENT_WIN_RATE_FLOOR).limit_denominator(1000))
 
 
 def check_tie_breakers(names: Sequence[str]) -> list[str]:
@@ -77,9 +107,16 @@ def _tally(players: Sequence[str], results: Sequence[GameResult]) -> dict[str, S
             line.played += 1
             line.points += total
             line.wins += player in result.winners
-            line.opponents_met += [other for other in result.scores if other != player]
+            others = [other for other in result.scores if other != player]
+            line.opponents_met += others
+            if others:
+                line.tables_met.append(others)
     for line in lines.values():
         line.opponents = sum(lines[other].wins for other in line.opponents_met)
+        strengths = [sum((lines[o].win_rate for o in table), Fraction(0)) / len(table)
+                     for table in line.tables_met]
+        line.opponents_strength = (sum(strengths, Fraction(0)) / len(strengths)
+                                   if strengths else Fraction(0))
     return lines
 
 
@@ -137,9 +174,8 @@ def standings_csv(lines: Sequence[Standing]) -> str:
     """The standings as CSV text with a header row."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["rank", "player", "played", "wins", "points", "average", "opponents"])
+    writer.writerow(CSV_COLUMNS)
     for line in lines:
         row = line.to_json()
-        writer.writerow([row[key] for key in
-                         ("rank", "player", "played", "wins", "points", "average", "opponents")])
+        writer.writerow([row[key] for key in CSV_COLUMNS])
     return buffer.getvalue()

@@ -61,39 +61,74 @@ def _as_cluster_owner(command: list[str]) -> list[str]:
     return command
 
 
-@pytest.fixture(scope="session")
-def postgres_cluster() -> Iterator[dict[str, str]]:
-    """A PostgreSQL server on a unix socket in a temporary directory, for this test session."""
+class PostgresCluster:
+    """A throwaway PostgreSQL server on a unix socket in a temporary directory."""
+
+    def __init__(self, bin_dir: Path) -> None:
+        self.bin_dir = bin_dir
+        self.root = Path(tempfile.mkdtemp(prefix="packref-pg-"))
+        self.data = self.root / "data"
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+        self.port = str(_free_port())
+        subprocess.run(_as_cluster_owner([str(bin_dir / "initdb"), "-D", str(self.data), "-A",
+                                          "trust", "-U", "postgres", "--no-sync", "-E",
+                                          "UTF8"]), check=True, capture_output=True)
+
+    def __getitem__(self, key: str) -> str:  # cluster["host"], cluster["port"]
+        return {"host": str(self.root), "port": self.port}[key]
+
+    def start(self) -> None:
+        options = f"-k {self.root} -p {self.port} -c listen_addresses='' -c fsync=off"
+        subprocess.run(_as_cluster_owner([str(self.bin_dir / "pg_ctl"), "-D", str(self.data),
+                                          "-o", options, "-l", str(self.root / "log"), "-w",
+                                          "start"]), check=True, capture_output=True)
+
+    def stop(self, mode: str = "immediate") -> None:
+        subprocess.run(_as_cluster_owner([str(self.bin_dir / "pg_ctl"), "-D", str(self.data),
+                                          "-m", mode, "-w", "stop"]), capture_output=True)
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def _new_cluster() -> PostgresCluster:
     bin_dir = _postgres_bin()
     if bin_dir is None:
         message = "PostgreSQL is not installed (make system-deps installs it)"
         if os.environ.get("PACKREF_REQUIRE_ALL"):
             pytest.fail(message)
         pytest.skip(message)
-    root = Path(tempfile.mkdtemp(prefix="packref-pg-"))
-    data = root / "data"
-    if os.geteuid() == 0:
-        shutil.chown(root, "postgres", "postgres")
-    port = str(_free_port())
-    subprocess.run(_as_cluster_owner([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust",
-                                      "-U", "postgres", "--no-sync", "-E", "UTF8"]),
-                   check=True, capture_output=True)
-    options = f"-k {root} -p {port} -c listen_addresses='' -c fsync=off"
-    subprocess.run(_as_cluster_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
-                                      "-l", str(root / "log"), "-w", "start"]),
-                   check=True, capture_output=True)
+    cluster = PostgresCluster(bin_dir)
+    cluster.start()
+    return cluster
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    """A PostgreSQL server for this test session."""
+    cluster = _new_cluster()
     try:
-        yield {"host": str(root), "port": port}
+        yield cluster
     finally:
-        subprocess.run(_as_cluster_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-m",
-                                          "immediate", "stop"]), capture_output=True)
-        shutil.rmtree(root, ignore_errors=True)
+        cluster.remove()
+
+
+@pytest.fixture
+def own_postgres_cluster() -> Iterator[PostgresCluster]:
+    """A PostgreSQL server of the test's own, which it may stop and start again."""
+    cluster = _new_cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.remove()
 
 
 _databases = iter(range(1_000_000))
 
 
-def postgres_url(cluster: dict[str, str]) -> str:
+def postgres_url(cluster: PostgresCluster) -> str:
     """A fresh, empty database in the cluster."""
     import psycopg
 

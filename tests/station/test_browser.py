@@ -139,7 +139,7 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
             page.goto(f"{live_server}/tournaments/spring-cup")  # the socket's first "changed"
         page.wait_for_selector("#live-status.on")  # the WebSocket is open
         before = standings(page)
-        page.get_by_label("Game").select_option(str(game["id"]))
+        page.get_by_label("Game", exact=True).select_option(str(game["id"]))
         page.get_by_label("Dee", exact=True).fill("31")
         page.get_by_label("Ana", exact=True).fill("27")
 
@@ -218,4 +218,60 @@ def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: st
         browser.close()
     state = api.get("/api/tables/t1").json()["game"]["state"]
     assert state["face_up"] == "c3"
+    assert script_errors == []
+
+
+def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: str,
+                                                                 tmp_path: Path) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    for number in (1, 2):
+        api.post("/api/tables", json={"name": f"Table {number}", "id": f"t{number}"})
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
+                                                                  "Eve"]}).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.add_init_script("window.print = () => { window.printed = true; };")
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tournaments/cup")
+        page.wait_for_selector("#live-status.on")
+        page.get_by_label("Organiser token").fill(TOKEN)
+        page.locator("#pair-game").fill("small-warehouse")
+        page.get_by_role("button", name="Pair and start").click()
+        playwright_api.expect(page.locator("#pair-message")).to_contain_text(
+            "Round 1 paired: 2 games, bye: ")
+        playwright_api.expect(page.locator("#rounds")).to_contain_text("bye (a win)")
+        page.locator(".print-slips").first.click()
+        assert page.evaluate("window.printed") is True
+        page.emulate_media(media="print")
+        slips = page.locator("#slips .slip")
+        playwright_api.expect(slips).to_have_count(3)  # two games and the bye
+        playwright_api.expect(slips.first).to_contain_text("Table t")
+        assert not page.locator("#standings").is_visible()
+        page.screenshot(path=str(tmp_path / "slips.png"), full_page=True)
+        page.emulate_media(media="screen")
+
+        paired = api.get("/api/tournaments/cup").json()["rounds"][0]["games"]
+        game = next(g for g in paired if g["table"] == "t1")
+        api.put(f"/api/tournaments/cup/games/{game['id']}/result",
+                json={"scores": {game["players"][0]: 30, game["players"][1]: 20}})
+        table = browser.new_page()
+        table.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
+        table.goto(f"{live_server}/tables/t1")
+        box = table.locator("#confirm")
+        playwright_api.expect(box).to_contain_text("Tournament result")
+        box.locator(f"button[data-player='{game['players'][1]}'][data-agree='']").click()
+        playwright_api.expect(box).to_contain_text("The organiser has been told")
+        playwright_api.expect(page.locator("#disputes")).to_contain_text(
+            f"{game['players'][1]} disagrees with the final scores")
+        page.screenshot(path=str(tmp_path / "tournament-organiser.png"), full_page=True)
+        browser.close()
     assert script_errors == []

@@ -67,7 +67,7 @@ def test_a_tournament_on_the_command_line(cli, tmp_path: Path) -> None:
     csv_path = tmp_path / "standings.csv"
     standings = cli("tournament", "standings", "cup", "--csv", csv_path, "--data", data).json()
     assert [line["player"] for line in standings] == ["Cas", "Ana", "Ben"]
-    assert csv_path.read_text().splitlines()[1] == "1,Cas,1,1,8,8.0,0"
+    assert csv_path.read_text().splitlines()[1] == "1,Cas,1,1,8,8.0,0,0.333"
     bad = cli("tournament", "result", "cup", str(game["id"]), "--score", "Ana=x", "--data", data)
     assert bad.status == 2 and "'x' is not a whole number" in bad.stderr
     wrong = cli("tournament", "tie-breakers", "cup", "wins,luck", "--data", data)
@@ -194,3 +194,24 @@ def test_a_terminated_demo_removes_its_temporary_folder() -> None:
         _, errors = demo.communicate(timeout=30)
     assert demo.returncode == 130, errors
     assert not data.exists()
+
+
+def test_rounds_paired_on_the_command_line(cli, tmp_path: Path) -> None:
+    data = str(tmp_path)
+    cli("tournament", "add", "Cup", "--players", "Ana,Ben,Cas", "--data", data)
+    cli("table", "add", "Table 1", "--data", data)
+    paired = cli("tournament", "pair", "cup", "--game", "small-warehouse", "--data", data)
+    assert paired.status == 0, paired.stderr
+    first = paired.json()
+    assert first["round"] == 1 and len(first["byes"]) == 1
+    assert first["games"][0]["table"] == "table-1" and len(first["games"][0]["players"]) == 2
+    again = cli("tournament", "pair", "cup", "--game", "small-warehouse", "--data", data)
+    assert again.status == 2 and "have no result yet" in again.stderr
+    assert len(again.stderr.splitlines()) == 1
+    assert cli("tournament", "drop", "cup", first["byes"][0], "--data", data).json() == {
+        "player": first["byes"][0], "dropped_after_round": 1}
+    forced = cli("tournament", "pair", "cup", "--game", "small-warehouse", "--size", "2",
+                 "--force", "--data", data).json()
+    assert forced["round"] == 2 and forced["byes"] == []
+    assert first["byes"][0] not in forced["games"][0]["players"]
+    assert cli("tournament", "forbid", "cup", "Ana", "--data", data).status == 2

@@ -21,18 +21,48 @@
     return html + "</li>";
   }
 
+  function renderRound(r) {
+    return "<h2>Round " + r.round + ' <button type="button" class="print-slips" data-round="' + r.round + '">print table slips</button></h2><ul>' +
+      r.games.map(renderGame).join("") + r.byes.map((p) => "<li>" + esc(p) + ": bye (a win)</li>").join("") + "</ul>";
+  }
+
+  function renderDisputes(t) {
+    const box = document.getElementById("disputes");
+    if (!box) return;
+    box.hidden = t.disputes.length === 0;
+    document.getElementById("dispute-list").innerHTML = t.disputes.map((d) => '<li class="flag">round ' + d.round + " · game " + d.game +
+      (d.table ? " at " + esc(d.table) : "") + ": " + esc(d.disagree.join(", ")) + (d.disagree.length === 1 ? " disagrees" : " disagree") +
+      " with the final scores</li>").join("");
+  }
+
   function render(t) {
     document.querySelector("#standings tbody").innerHTML = t.standings.map((l) =>
-      "<tr><td>" + l.rank + '</td><td class="player">' + esc(l.player) + "</td><td>" + l.played + "</td><td>" + l.wins +
-      "</td><td>" + l.points + "</td><td>" + l.average + "</td></tr>").join("");
+      "<tr" + (l.player in t.dropped ? ' class="dropped"' : "") + "><td>" + l.rank + '</td><td class="player">' + esc(l.player) +
+      "</td><td>" + l.played + "</td><td>" + l.wins + "</td><td>" + l.points + "</td><td>" + l.average + "</td><td>" +
+      l.opponents_strength.toFixed(3) + "</td></tr>").join("");
     const rounds = document.getElementById("rounds");
-    if (rounds) {
-      rounds.innerHTML = t.rounds.map((r) => "<h2>Round " + r.round + "</h2><ul>" + r.games.map(renderGame).join("") + "</ul>").join("") ||
-        '<p class="muted">No round yet.</p>';
-    }
+    if (rounds) rounds.innerHTML = t.rounds.map(renderRound).join("") || '<p class="muted">No round yet.</p>';
+    renderDisputes(t);
     current = t;
     fillGames();
   }
+
+  // -- table slips: one per game of a round, printed (print CSS shows only the slips) -------
+  function printSlips(number) {
+    const round = current.rounds.find((r) => r.round === number);
+    if (!round) return;
+    document.getElementById("slips").innerHTML = round.games.map((g) => '<div class="slip"><h2>' + esc(current.name) +
+      " · round " + round.round + " · game " + g.id + '</h2><div class="where">' + (g.table ? "Table " + esc(g.table) : "Any free table") +
+      "</div><table><tr><th>player</th><th>score</th><th>signature</th></tr>" +
+      g.players.map((p) => "<tr><td>" + esc(p) + '</td><td class="blank"></td><td class="blank"></td></tr>').join("") +
+      "</table></div>").join("") + (round.byes.length ? '<div class="slip"><h2>' + esc(current.name) + " · round " + round.round +
+      "</h2>Bye (a win): " + esc(round.byes.join(", ")) + "</div>" : "");
+    window.print();
+  }
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest(".print-slips");
+    if (button) printSlips(Number(button.dataset.round));
+  });
 
   function refresh() {
     if (waiting) return;
@@ -76,6 +106,7 @@
     if (list.some((g) => String(g.id) === chosen)) gameSelect.value = chosen;
     document.getElementById("result-save").disabled = list.length === 0;
     if (list.length === 0) say("No game yet: add one to a round first.", "");
+    else if (message.textContent.startsWith("No game yet")) say("", "");
     if (gameSelect.value !== rows.dataset.game) fillRows();
   }
 
@@ -132,6 +163,34 @@
     } finally {
       button.disabled = games().length === 0;
     }
+  }
+
+  // -- pairing the next round --------------------------------------------------------------
+  const pairForm = document.getElementById("pair-form");
+  async function pair(event) {
+    event.preventDefault();
+    const note = document.getElementById("pair-message");
+    const game = document.getElementById("pair-game").value.trim();
+    const size = document.getElementById("pair-size").value.trim();
+    const token = tokenInput.value.trim();
+    if (!game) { note.textContent = "Choose the game first."; return; }
+    if (!token) { tokenInput.focus(); note.textContent = "Enter the organiser's token first (below)."; return; }
+    const body = { game: game, force: document.getElementById("pair-force").checked };
+    if (size) body.size = Number(size);
+    const response = await fetch("/api/tournaments/" + encodeURIComponent(id) + "/rounds", {
+      method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token }, body: JSON.stringify(body),
+    });
+    const answer = await response.json().catch(() => ({}));
+    note.textContent = response.ok ? "Round " + answer.round + " paired: " + answer.games.length + " games" +
+      (answer.byes.length ? ", bye: " + answer.byes.join(", ") : "") + "." :
+      "Not paired (" + response.status + "): " + (typeof answer.detail === "string" ? answer.detail : response.statusText);
+    if (response.ok) refresh();
+  }
+  if (pairForm) {
+    pairForm.addEventListener("submit", pair);
+    fetch("/api/games").then((r) => r.json()).then((list) => {
+      document.getElementById("pair-games").innerHTML = list.map((g) => '<option value="' + esc(g.name || g) + '">').join("");
+    }).catch(() => {});
   }
 
   if (form) {

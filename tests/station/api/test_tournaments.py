@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from fastapi.testclient import TestClient
 
+from station.store.models import MatchRow
 from tests.station.api.conftest import AUTH, declare
 
 
@@ -30,7 +33,7 @@ def test_a_tournament_from_registration_to_csv(client: TestClient, race_table: s
         (1, "Ana", 1), (1, "Cas", 1), (3, "Ben", 0)]  # level on wins and points: shared
     csv = client.get("/api/tournaments/spring-cup/standings.csv")
     assert csv.headers["content-type"].startswith("text/csv")
-    assert csv.text.splitlines()[1] == "1,Ana,2,1,9,4.5,1"
+    assert csv.text.splitlines()[1] == "1,Ana,2,1,9,4.5,1,0.667"  # Ben 0/1 floored to 1/3, Cas 1/1
     assert client.put("/api/tournaments/spring-cup/tie-breakers", headers=AUTH,
                       json={"tie_breakers": ["average"]}).json()["standings"][0]["player"] == "Cas"
     page = client.get("/tournaments/spring-cup").text
@@ -84,3 +87,136 @@ def test_refused_tournament_requests_write_nothing(client: TestClient) -> None:
                            json={"game": "test-race"})
     assert no_table.status_code == 400 and "has no table" in no_table.json()["detail"]
     assert client.get("/api/tournaments/cup").json()["rounds"][0]["games"][0]["result"] is None
+
+
+def _tournament_with_tables(client: TestClient, players: list[str], tables: int = 2) -> None:
+    for number in range(1, tables + 1):
+        assert client.post("/api/tables", headers=AUTH, json={
+            "name": f"Table {number}", "id": f"t{number}"}).status_code == 201
+    assert client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Cup", "players": players}).status_code == 201
+
+
+def _finish_round(client: TestClient, paired: dict) -> None:
+    for game in paired["games"]:
+        scores = {player: 10 * index for index, player in enumerate(game["players"])}
+        assert client.put(f"/api/tournaments/cup/games/{game['id']}/result", headers=AUTH,
+                          json={"scores": scores}).status_code == 200
+
+
+def test_rounds_are_paired_by_the_station(client: TestClient) -> None:
+    _tournament_with_tables(client, ["Ana", "Ben", "Cas", "Dee", "Eve"])
+    first = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                        json={"game": "small-warehouse"})
+    assert first.status_code == 201, first.text
+    paired = first.json()
+    assert set(paired) == {"round", "games", "byes"} and paired["round"] == 1
+    assert all(set(game) == {"id", "players", "table"} for game in paired["games"])
+    assert sorted(game["table"] for game in paired["games"]) == ["t1", "t2"]
+    assert len(paired["byes"]) == 1
+    seated = [p for game in paired["games"] for p in game["players"]] + paired["byes"]
+    assert sorted(seated) == ["Ana", "Ben", "Cas", "Dee", "Eve"]
+    table = client.get(f"/api/tables/{paired['games'][0]['table']}").json()
+    assert table["game"]["players"] == paired["games"][0]["players"]  # started at its table
+
+    refused = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                          json={"game": "small-warehouse"})
+    assert refused.status_code == 400 and "have no result yet" in refused.json()["detail"]
+    _finish_round(client, paired)
+    bye = paired["byes"][0]
+    leaver = next(p for p in ["Ana", "Ben", "Cas", "Dee", "Eve"] if p != bye)
+    dropped = client.post(f"/api/tournaments/cup/players/{leaver}/drop", headers=AUTH)
+    assert dropped.json() == {"player": leaver, "dropped_after_round": 1}
+    assert client.post("/api/tournaments/cup/players", headers=AUTH,
+                       json={"name": "Fay"}).status_code == 201  # a late entry
+    second = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "small-warehouse"}).json()
+    seated = [p for game in second["games"] for p in game["players"]] + second["byes"]
+    assert leaver not in seated and "Fay" in seated and len(seated) == 5
+    assert second["byes"] != [bye]
+    met = {frozenset(game["players"]) for game in paired["games"]}
+    assert not met & {frozenset(game["players"]) for game in second["games"]}
+    forced = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "small-warehouse", "force": True})
+    assert forced.status_code == 201 and forced.json()["round"] == 3
+    detail = client.get("/api/tournaments/cup").json()
+    assert detail["dropped"] == {leaver: 1} and detail["rounds"][0]["byes"] == [bye]
+    line = next(line for line in detail["standings"] if line["player"] == bye)
+    assert line["wins"] >= 1  # a bye is a win
+    assert any(line["player"] == leaver and line["played"] == 1 for line in detail["standings"])
+
+
+def test_multiplayer_rounds_locks_and_forbidden_pairs(client: TestClient) -> None:
+    players = ["Ana", "Ben", "Cas", "Dee", "Eve", "Fay", "Gus"]
+    _tournament_with_tables(client, players, tables=3)
+    assert client.post("/api/tournaments/cup/locks", headers=AUTH, json={
+        "player": "Gus", "table": "t3"}).json() == {"locks": {"Gus": "t3"}}
+    assert client.post("/api/tournaments/cup/forbidden", headers=AUTH, json={
+        "players": ["Ana", "Ben", "Cas"]}).status_code == 201
+    paired = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "moving-day", "size": 3}).json()
+    assert sorted(len(game["players"]) for game in paired["games"]) == [2, 2, 3]
+    assert paired["byes"] == []
+    for game in paired["games"]:
+        assert len({"Ana", "Ben", "Cas"} & set(game["players"])) <= 1
+        assert ("Gus" in game["players"]) == (game["table"] == "t3")
+    for body, message in [({"game": "moving-day", "size": 9}, "takes 2 to 4 players"),
+                          ({"game": "chess"}, "chess")]:
+        answer = client.post("/api/tournaments/cup/rounds", headers=AUTH, json=body)
+        assert answer.status_code == 400 and message in answer.json()["detail"]
+    assert client.post("/api/tournaments/cup/players/Zed/drop", headers=AUTH).status_code == 404
+    assert client.post("/api/tournaments/cup/locks", headers=AUTH, json={
+        "player": "Ana", "table": "t9"}).status_code == 400
+
+
+def test_a_finished_table_gives_its_result_and_players_confirm_it(
+        client: TestClient, race_table: str) -> None:
+    client.post("/api/tournaments", headers=AUTH, json={"name": "Cup", "players": ["Ana", "Ben"]})
+    paired = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "test-race"}).json()
+    game = paired["games"][0]
+    assert game["table"] == "t1"
+    at_table = client.get("/api/tournaments/at-table/t1").json()
+    assert at_table["tournament"] == "cup" and at_table["id"] == game["id"]
+    assert at_table["result"] is None
+    live = client.get("/api/tables/t1").json()["game"]
+    first = live["players"][live["current_player"]]
+    for n in (2, 1, 2, 2, 2):  # the first player to act reaches 5 first
+        declare(client, race_table, n)
+    stored = None
+    for _ in range(200):  # recorded by the station's own thread, without anyone asking
+        with client.app.state.services.database.session() as session:
+            stored = session.get(MatchRow, game["id"]).result
+        if stored:
+            break
+        time.sleep(0.01)
+    assert stored["source"] == "live" and stored["final"] and stored["winners"] == [first]
+    other = next(player for player in game["players"] if player != first)
+    assert client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
+                       json={"player": first, "agree": True}).status_code == 200
+    assert client.get("/api/tournaments/cup").json()["disputes"] == []
+    client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
+                json={"player": other, "agree": False})
+    assert client.get("/api/tournaments/cup").json()["disputes"] == [
+        {"game": game["id"], "round": 1, "table": "t1", "disagree": [other]}]
+    stranger = client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
+                           json={"player": "Zed", "agree": True})
+    assert stranger.status_code == 400 and "did not play" in stranger.json()["detail"]
+    client.put(f"/api/tournaments/cup/games/{game['id']}/result", headers=AUTH,
+               json={"scores": {first: 5, other: 4}})  # the organiser settles it
+    assert client.get("/api/tournaments/cup").json()["disputes"] == []
+    assert client.get("/api/tournaments/at-table/nope").status_code == 404
+
+
+def test_a_tournament_of_a_game_gets_that_games_tie_breakers(client: TestClient) -> None:
+    two = client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Duel", "game": "small-warehouse"}).json()
+    assert two["tie_breakers"] == ["wins", "head_to_head", "opponents_strength", "points"]
+    many = client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Move", "game": "moving-day"}).json()
+    assert many["tie_breakers"][:3] == ["wins", "points", "opponents_strength"]
+    chosen = client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Own", "game": "moving-day", "tie_breakers": ["points"]}).json()
+    assert chosen["tie_breakers"] == ["points"]
+    assert client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Plain"}).json()["tie_breakers"] == ["wins", "points", "head_to_head"]
