@@ -24,6 +24,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from rules import State, get_game
 from station.api import build_services, create_app
 from station.config import Settings
 from station.store import FixedClock
@@ -44,7 +45,8 @@ class DealtTable:
     """
 
     def __init__(self, client: TestClient, game: str, players: list[str],
-                 options: dict[str, Any] | None = None, table_id: str = "t1") -> None:
+                 options: dict[str, Any] | None = None, table_id: str = "t1",
+                 mirror: bool = False) -> None:
         self.client, self.id = client, table_id
         start: dict[str, Any] = {"game": game, "players": players, "deal": "table"}
         if options is not None:
@@ -54,6 +56,11 @@ class DealtTable:
         assert answer.status_code == 201, answer.text
         assert answer.json()["game"]["deal"] == "table"
         self.tally: Counter[str] = Counter()
+        #: The players' own copy of the position, moved on by what the station applied (the
+        #: test's players choose legal moves from it; the station never reads it).
+        self.mirror: State | None = None
+        if mirror:
+            self.mirror = get_game(game).new_game(players, options=options, deal="table")
         self.refused: list[dict[str, Any]] = []  # flag events, as the routes answered them
 
     def __repr__(self) -> str:
@@ -93,6 +100,11 @@ class DealtTable:
         self._taken(answer.json()["events"], "picker")
         return listed[0]
 
+    def assert_mirrored(self) -> None:
+        """The players' copy and the station's public position agree."""
+        assert self.mirror is not None
+        assert self.game()["state"] == json.loads(json.dumps(self.mirror.public_view()))
+
     def legal_actions(self) -> list[Action]:
         answer = self.client.get(f"/api/tables/{self.id}/legal-actions?limit=5000").json()
         return answer["actions"]
@@ -101,6 +113,9 @@ class DealtTable:
         actions = [event["action"] for event in events if event["kind"] == "action"]
         self.refused += [event for event in events if event["kind"] == "flag"]
         self.tally.update(f"{by} {action['type']}" for action in actions)
+        if self.mirror is not None:
+            for action in actions:
+                self.mirror.apply(dict(action))
         self.tally["actions"] += len(actions)
         return actions
 
@@ -113,6 +128,11 @@ class DealtTable:
 
     def flags(self) -> list[dict[str, Any]]:
         return self.snapshot()["flags"]
+
+    def refused_flags(self) -> list[dict[str, Any]]:
+        """The flags the routes answered with, as the snapshot lists open flags."""
+        return [{"seq": event["seq"], "at": event["at"], "action": event["action"],
+                 "reason": event["reason"]} for event in self.refused]
 
     def assert_public(self, secrets: Iterable[str] = ()) -> None:
         """The public snapshot shows nothing the table cannot see: no key holding an order
