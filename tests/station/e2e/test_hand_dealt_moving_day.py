@@ -6,7 +6,8 @@ vehicles. The station hears only its camera source's ``{"kind": "vehicles",
 ...}`` readings (``vision.games.moving_day.read_vehicles`` over the vehicle mats:
 tags → box ids), with a hand over a mat now and then (``?`` cells) and every
 reading repeated, and a person's entries where no camera looks: helper cards and
-boxes of a group from the picker, or the group and helper named with the reading.
+boxes of a group from the picker, or the group, helper and helper's vehicle named
+on the table page (``{"kind": "person", ...}``, read with the next readings).
 One box is laid where the rules forbid: it must be the only flag.
 """
 
@@ -81,6 +82,8 @@ def play_turn(station: DealtTable, table: Table, camera: Camera, turn: int,
     person = person_for(station, table, index, turn)
     if take["helper_vehicle"] != take["default_helper_vehicle"]:
         person["helper_vehicle"] = take["helper_vehicle"]
+    if person:  # the table page's buttons, before the boxes are laid
+        assert station.observe({"kind": "person", **person}, source="person") == []
     places = places_of(take)
     if turn >= ILLEGAL_TURN and not station.refused:
         # A box laid high while a lower space is free. The station may rightly wait while
@@ -88,15 +91,15 @@ def play_turn(station: DealtTable, table: Table, camera: Camera, turn: int,
         # reading is refused.
         spot = illegal_top_spot(table, player)
         table.seats[player].boxes[spot[0]][spot[1:]] = truth["boxes"][0]
-        assert station.observe(camera.reading(table, **person)) == []
+        assert station.observe(camera.reading(table)) == []
         del table.seats[player].boxes[spot[0]][spot[1:]]  # the player puts it right
     later = frozenset([box for box in truth["boxes"] if places[box] is not None][1:])
     table.take(player, index, places, take["helper_vehicle"])
     if later:  # the first box is down, a hand still over a mat, then without the hand
         hand = hand_over(table, player, rng)
-        assert station.observe(camera.reading(table, later, hand, **person)) == []
-        assert station.observe(camera.reading(table, later, **person)) == []
-    done = station.observe_twice(camera.reading(table, **person))
+        assert station.observe(camera.reading(table, later, hand)) == []
+        assert station.observe(camera.reading(table, later)) == []
+    done = station.observe_twice(camera.reading(table))
     assert done and done[-1]["type"] == "take" and done[-1]["group"] == index
     enter_helpers(station, table, rng, [index])
 
