@@ -17,6 +17,7 @@ Example::
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -62,6 +63,8 @@ class DealtTable:
         if mirror:
             self.mirror = get_game(game).new_game(players, options=options, deal="table")
         self.refused: list[dict[str, Any]] = []  # flag events, as the routes answered them
+        self.unexpected: list[dict[str, Any]] = []  # those outside :meth:`breaking_a_rule`
+        self._expecting = False
 
     def __repr__(self) -> str:
         return f"<DealtTable {self.id} {dict(self.tally)}>"
@@ -111,7 +114,9 @@ class DealtTable:
 
     def _taken(self, events: list[dict[str, Any]], by: str) -> list[Action]:
         actions = [event["action"] for event in events if event["kind"] == "action"]
-        self.refused += [event for event in events if event["kind"] == "flag"]
+        flagged = [event for event in events if event["kind"] == "flag"]
+        self.refused += flagged
+        self.unexpected += [] if self._expecting else flagged
         self.tally.update(f"{by} {action['type']}" for action in actions)
         if self.mirror is not None:
             for action in actions:
@@ -129,10 +134,25 @@ class DealtTable:
     def flags(self) -> list[dict[str, Any]]:
         return self.snapshot()["flags"]
 
-    def refused_flags(self) -> list[dict[str, Any]]:
-        """The flags the routes answered with, as the snapshot lists open flags."""
-        return [{"seq": event["seq"], "at": event["at"], "action": event["action"],
-                 "reason": event["reason"]} for event in self.refused]
+    @contextlib.contextmanager
+    def breaking_a_rule(self) -> Iterator[None]:
+        """While a component lies where the rules forbid: the only time a flag is right."""
+        self._expecting = True
+        try:
+            yield
+        finally:
+            self._expecting = False
+
+    def assert_flagged_only(self, reason: str) -> None:
+        """The open flags are exactly those raised while a rule was broken, each for
+        ``reason``, none of them applied (zero false flags)."""
+        assert self.unexpected == [], self.unexpected
+        assert self.refused, "the broken rule was not flagged"
+        assert self.flags() == [{"seq": event["seq"], "at": event["at"],
+                                 "action": event["action"], "reason": event["reason"]}
+                                for event in self.refused]
+        for event in self.refused:
+            assert reason in event["reason"], event["reason"]
 
     def assert_public(self, secrets: Iterable[str] = ()) -> None:
         """The public snapshot shows nothing the table cannot see: no key holding an order
