@@ -313,6 +313,10 @@ class State(ABC):
         """The position as the table sees it (no draw order, no hidden hand); JSON."""
         return json_copy(self.data)
 
+    def public_action(self, action: Action) -> Action:
+        """``action`` as the whole table sees it (a card laid face down hides its face); JSON."""
+        return json_copy(action)
+
     def check_reveal(self, action: Action) -> None:
         """Raise :class:`IllegalAction` unless ``action`` is one of :meth:`chance_outcomes`."""
         outcomes = self.chance_outcomes()

@@ -33,14 +33,29 @@ MatList = list[dict[str, Any]]
 
 
 def _fill_unknown(mat: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
-    """``mat`` with each ``?`` cell replaced by its value in ``before`` (same-sized, found)."""
+    """``mat`` with each ``?`` cell replaced by its value in ``before`` (same-sized, found),
+    and the tags ``before`` saw on those cells kept: a hand hides a tag as it hides a cell."""
     if not mat.get("found") or not before or not before.get("found"):
         return mat
     if [len(row) for row in mat["cells"]] != [len(row) for row in before["cells"]]:
         return mat
     filled = ["".join(old if new == "?" else new for new, old in zip(row, old_row, strict=True))
               for row, old_row in zip(mat["cells"], before["cells"], strict=True)]
-    return {**mat, "cells": filled}
+    hidden = {(r, c) for r, row in enumerate(mat["cells"]) for c, cell in enumerate(row)
+              if cell == "?"}
+    seen = {(tag.get("row"), tag.get("col")) for tag in mat.get("tags", [])}
+    kept = [tag for tag in before.get("tags", [])
+            if (tag.get("row"), tag.get("col")) in hidden - seen]
+    if not kept:
+        return {**mat, "cells": filled}
+    place = {_tag_key(tag): index for index, tag in enumerate(before["tags"])}
+    tags = sorted([*mat.get("tags", []), *kept], key=lambda tag: place.get(_tag_key(tag),
+                                                                             len(place)))
+    return {**mat, "cells": filled, "tags": tags}  # in the order seen before: no false change
+
+
+def _tag_key(tag: dict[str, Any]) -> tuple[Any, Any, Any]:
+    return tag.get("id"), tag.get("row"), tag.get("col")
 
 
 class Stabilizer:

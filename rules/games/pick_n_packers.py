@@ -332,6 +332,18 @@ class PickNPackersState(State):
         view["speculations"] = dict.fromkeys(view["speculations"])
         return view
 
+    def public_action(self, action: Action) -> Action:
+        """A speculation as the table sees it: a card laid face down (``"card": None``).
+
+        >>> from rules import get_game
+        >>> state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=1)
+        >>> state.public_action({"type": "speculate", "card": 4})
+        {'type': 'speculate', 'card': None}
+        """
+        if isinstance(action, dict) and action.get("type") == "speculate":
+            return {**json_copy(action), "card": None}
+        return super().public_action(action)
+
     def check_reveal(self, action: Action) -> None:
         """Refuse a reveal that is not one of :meth:`chance_outcomes`, saying why."""
         reason = self._reveal_problem(action)

@@ -27,7 +27,10 @@ referee converts. Readings (``docs/rules-notes.md``, "Camera referees"):
   with the engine's own reason.
 - ``storage`` naming an item while the player's storage is empty → ``store``
   (ignored when that item is seen in the truck: a stale reading).
-- Every tile gone from a truck that held some → ``drive``.
+- Every tile gone from a truck that held some → ``drive``. Some of the acting
+  player's loaded tiles gone, none new or moved → ``[]``: the truck is being
+  emptied tile by tile (or a hand rests over part of it and the camera keeps
+  what it saw there); the drive is read once it is empty.
 - ``helpers`` go with the first action of the observation (``[]`` without it).
 - A loaded tile seen elsewhere, or gone while others stay, is refused, unless
   its tag square is covered by another tile (Helper 3 lets tiles overlap).
@@ -108,6 +111,8 @@ class Referee:
         seen = _seen_tiles(state, observation.get("tiles", []))
         if loaded and not seen:
             steps: list[Action] = [{"type": "drive"}]
+        elif player == acting and _unloading(state, player, loaded, seen):
+            return []  # tiles lifted off one by one (a drive), or a hand over some: wait
         else:
             _check_kept(state, player, loaded, seen)
             steps = _new_steps(state, player, loaded, seen, observation)
@@ -217,20 +222,33 @@ def _seen_tiles(state: State, tiles: Sequence[Mapping[str, Any]]) -> dict[str, d
     return seen
 
 
+def _unloading(state: State, player: int, loaded: Mapping[str, frozenset[Cell]],
+               seen: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Some loaded tiles gone (no tile over their tag), none new or moved: the truck is
+    being emptied."""
+    return (set(seen) <= set(loaded) and bool(_gone(state, player, seen))
+            and all(tile["cells"] == loaded[item] for item, tile in seen.items()))
+
+
+def _gone(state: State, player: int, seen: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The loaded tiles not seen whose tag square no seen tile covers."""
+    covered = frozenset().union(*(tile["cells"] for tile in seen.values()))
+    return [record["item"] for record in state.data["players"][player]["truck"]
+            if record["item"] not in seen and tag_square(
+                state.specs[record["item"]].shape, record["row"], record["col"],
+                record["rotation"], record["flip"]) not in covered]
+
+
 def _check_kept(state: State, player: int, loaded: Mapping[str, frozenset[Cell]],
                 seen: Mapping[str, Mapping[str, Any]]) -> None:
     """Refuse loaded tiles seen elsewhere, or gone without another tile covering their tag."""
     name = state.players[player]
-    covered = frozenset().union(*(tile["cells"] for tile in seen.values()))
-    for record in state.data["players"][player]["truck"]:
-        item = record["item"]
-        if item in seen and seen[item]["cells"] != loaded[item]:
+    for item, tile in seen.items():
+        if item in loaded and tile["cells"] != loaded[item]:
             raise IllegalAction(f"{item} moved in the truck of {name}: loaded tiles stay put")
-        tag = tag_square(state.specs[item].shape, record["row"], record["col"],
-                         record["rotation"], record["flip"])
-        if item not in seen and tag not in covered:
-            raise IllegalAction(f"{item} is no longer seen in the truck of {name}: tiles "
-                                "leave a truck only when it drives")
+    for item in _gone(state, player, seen)[:1]:
+        raise IllegalAction(f"{item} is no longer seen in the truck of {name}: tiles "
+                            "leave a truck only when it drives")
 
 
 def _new_steps(state: State, player: int, loaded: Mapping[str, frozenset[Cell]],

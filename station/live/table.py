@@ -262,15 +262,29 @@ class LiveTable:
 
     # -- what the dashboard shows -----------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
-        """Everything a live page needs, as JSON."""
+        """Everything a live page needs, as JSON: actions as the table sees them (a card laid
+        face down shows no face: :meth:`~rules.State.public_action`)."""
         return {
             "table": self.info.to_json(),
             "seq": self.last_seq,
             "game": None if self.current is None else self.current.summary(),
-            "flags": list(self.flags.values()),
-            "recent": list(self.recent)[::-1],
+            "flags": [self._public(flag) for flag in self.flags.values()],
+            "recent": [self._public(entry) for entry in reversed(self.recent)],
             "readings": list(self.readings),
-            "last_observation": self.last_observation,
+            "last_observation": self._public(self.last_observation),
             "past_games": self.past_games[-10:],
             "problems": self.problems[-10:],
         }
+
+    def _public(self, entry: dict[str, Any] | None) -> dict[str, Any] | None:
+        """An event, flag or observation entry with its actions as the table sees them."""
+        if entry is None or self.current is None:
+            return entry
+        public = self.current.state.public_action
+        shown = dict(entry)
+        if isinstance(shown.get("action"), dict):
+            shown["action"] = public(shown["action"])
+        observation = shown.get("observation")
+        if isinstance(observation, dict) and isinstance(observation.get("action"), dict):
+            shown["observation"] = {**observation, "action": public(observation["action"])}
+        return shown

@@ -24,6 +24,13 @@ Every game understands two observation kinds without a translator:
 button or a recorded demo — which goes through unchanged, and
 ``{"kind": "reveal", "action": {"type": "reveal", ...}}`` — a chance outcome a
 person entered from the table page's picker (contracts §9) — likewise.
+
+A person's entries for what no camera sees — ``{"kind": "person", "helpers": [2]}``
+(Removal's Helper cards played), ``{"kind": "person", "helper_vehicle": "car"}``
+or ``"group"``/``"helper"`` (Moving Day) — are kept and added to each following
+observation handed to the game's translator, until one of them leads to actions:
+the camera's readings carry only what it sees, and the referee reads the optional
+keys a person adds (``docs/rules-notes.md``, "Camera referees").
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from rules import Action, IllegalAction, State
 from rules.engine import REVEAL
 
 PASSED_THROUGH = ("declared", "reveal")  # observation kinds that carry their action as it is
+PERSON = "person"  # a person's entries, added to the readings that follow
 
 
 class Translator(Protocol):
@@ -116,6 +124,7 @@ class TableTranslator:
         factory = _FACTORIES.get(game_name)
         self.game_name = game_name
         self.inner: Translator | None = factory() if factory else None
+        self.entered: dict[str, Any] = {}  # a person's entries not yet used by an action
 
     def __repr__(self) -> str:
         return f"<TableTranslator {self.game_name} {type(self.inner).__name__}>"
@@ -134,6 +143,13 @@ class TableTranslator:
             if kind == "reveal" and action.get("type") != REVEAL:
                 raise IllegalAction("a reveal observation carries an action of type 'reveal'")
             return [dict(action)]
+        if kind == PERSON:
+            self.entered.update((key, value) for key, value in observation.items()
+                                if key != "kind")
+            return []
         if self.inner is None:
             return []
-        return list(self.inner.translate(state, observation))
+        actions = list(self.inner.translate(state, {**self.entered, **observation}))
+        if actions:
+            self.entered = {}
+        return actions

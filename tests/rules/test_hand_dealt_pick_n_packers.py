@@ -60,6 +60,7 @@ class Table:
     layout: list[list[str]] = field(default_factory=list)
     deal: list[str] = field(default_factory=list)  # the present under shop card 0..8
     t: float = 0.0
+    masses: dict[str, float] = field(default_factory=lambda: dict(MASSES))  # as weighed
 
     def lay_out(self) -> None:
         cards = sorted(SHOP_NUMBER)
@@ -67,7 +68,7 @@ class Table:
         self.layout = [cards[row * 3:row * 3 + 3] for row in range(3)]
 
     def deal_presents(self) -> None:
-        presents = sorted(MASSES)
+        presents = sorted(self.masses)
         self.rng.shuffle(presents)
         self.deal = presents[:9]
 
@@ -95,7 +96,7 @@ class Table:
         mass = 0.0
         last = 8 if ending == "home" else reached  # the card of the last load
         for card in range(last + 1):
-            mass += MASSES[self.deal[card]]
+            mass += self.masses[self.deal[card]]
             items.append(self._event("load", mass))
             if card == last and ending == "touch":
                 items.append({"kind": "button", "t": self.tick(1.0), "button": "foul"})

@@ -37,6 +37,17 @@ def test_unknown_cells_keep_their_last_stable_value() -> None:
     assert stabilizer.update(mats_of("?C")) == mats_of("AC")
 
 
+def test_a_tag_under_a_hand_is_kept_like_its_cell() -> None:
+    stabilizer = Stabilizer(stable_frames=1)
+    tag = {"id": 7, "row": 0, "col": 0, "rotation": 90}
+    other = {"id": 8, "row": 0, "col": 1, "rotation": 0}
+    assert stabilizer.update([{"id": 0, "found": True, "cells": ["XX"], "tags": [tag, other]}])
+    covered = [{"id": 0, "found": True, "cells": ["?X"], "tags": [other]}]
+    assert stabilizer.update(covered) is None  # nothing the hand hides is missed
+    gone = [{"id": 0, "found": True, "cells": ["X."], "tags": []}]  # a seen square emptied
+    assert stabilizer.update(gone) == [{"id": 0, "found": True, "cells": ["X."], "tags": []}]
+
+
 def test_a_mat_lost_and_found_again_is_reported() -> None:
     stabilizer = Stabilizer(stable_frames=1)
     stabilizer.update(mats_of("A"))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -95,3 +97,17 @@ def test_invalid_json_is_a_422(client: TestClient, race_table: str) -> None:
 def test_games_lists_the_registered_engines(client: TestClient, toy_game: str) -> None:
     games = {game["name"]: game for game in client.get("/api/games").json()}
     assert games[toy_game]["min_players"] == 2
+
+
+def test_a_snapshot_shows_a_speculation_face_down(client: TestClient) -> None:
+    client.post("/api/tables", headers=AUTH, json={"name": "Drone", "id": "d1", "game": {
+        "game": "pick-n-packers", "players": ["Ana", "Ben", "Cas"], "seed": 1}})
+    answer = client.post("/api/tables/d1/observations", headers=AUTH, json={
+        "observation": {"kind": "declared", "action": {"type": "speculate", "card": 4}}})
+    assert [event["kind"] for event in answer.json()["events"]] == ["observation", "action"]
+    snapshot = client.get("/api/tables/d1").json()
+    assert snapshot["recent"][0]["action"] == {"type": "speculate", "card": None}
+    assert snapshot["last_observation"]["observation"]["action"]["card"] is None
+    assert '"card": 4' not in json.dumps(snapshot)
+    record = client.get("/api/tables/d1/events").json()
+    assert record[-1]["action"] == {"type": "speculate", "card": 4}  # the record keeps it

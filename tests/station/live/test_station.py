@@ -192,3 +192,23 @@ def test_a_translators_crash_is_a_flag_not_a_stopped_table(
     snapshot = station.snapshot("t1")
     assert snapshot["flags"][0]["reason"] == "the translator could not read this (KeyError: 'pips')"
     assert [s["total"] for s in snapshot["game"]["scores"]] == [2, 0]
+
+
+def test_a_persons_entries_go_with_the_readings_that_follow_until_one_leads_to_actions(
+        monkeypatch: pytest.MonkeyPatch, toy_game: str) -> None:
+    seen: list[dict] = []
+
+    class Referee:
+        def translate(self, state, observation):
+            seen.append(dict(observation))
+            return [{"type": "add", "n": observation["n"]}] if observation.get("pips") else []
+
+    monkeypatch.setitem(translators._FACTORIES, toy_game, Referee)
+    table = translators.TableTranslator(toy_game)
+    assert table.translate(None, {"kind": "person", "n": 2}) == []  # type: ignore[arg-type]
+    assert table.translate(None, {"kind": "camera"}) == []  # type: ignore[arg-type]
+    assert table.translate(None, {"kind": "camera", "pips": 1}) == [  # type: ignore[arg-type]
+        {"type": "add", "n": 2}]
+    assert seen == [{"kind": "camera", "n": 2}, {"kind": "camera", "pips": 1, "n": 2}]
+    assert table.translate(None, {"kind": "camera"}) == []  # type: ignore[arg-type]
+    assert seen[-1] == {"kind": "camera"}  # used once: the entries are gone
