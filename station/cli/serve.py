@@ -28,11 +28,15 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         description="Run the station's dashboard and API. Data (database, logs) lives under "
         "--data; SQLite by default, or any SQLAlchemy URL with --db (PostgreSQL included). "
         "The organiser's token is printed once, at the first start.")
-    serve.add_argument("--host", default="127.0.0.1",
+    serve.add_argument("--host", default=None,
                        help="address to listen on (default 127.0.0.1: this machine only; "
                        "0.0.0.0 for the local network)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument("--port", type=int, default=None,
+                       help="port (default 8000; 0: any free)")
     serve.add_argument("--data", help="data directory (default: a per-user directory)")
+    serve.add_argument("--config", metavar="FILE",
+                       help="the station's settings: cameras, boards, host, port (default "
+                       "DATA/station.toml when there is one; the command line wins)")
     serve.add_argument("--db", help="database URL, e.g. postgresql://user@hub/packref")
     serve.add_argument("--drone", action="append", default=[], metavar="TABLE=PORT",
                        help="drive TABLE (created if missing) from its Pick 'n Packers drone on "
@@ -264,8 +268,12 @@ def _together(*loops: Any) -> Any:
 
 def run_serve(arguments: argparse.Namespace) -> int:
     from station.api import build_services, create_app
-    from station.config import load_settings
+    from station.appliance.config import STATION_FILE
+    from station.appliance.station_file import apply_station_file
+    from station.config import default_data_dir, load_settings
 
+    data_dir = Path(arguments.data) if arguments.data else default_data_dir()
+    apply_station_file(arguments, data_dir, STATION_FILE)
     drones = _drone_plan(arguments)
     cameras = _camera_plan(arguments)
     settings = load_settings(arguments.data, arguments.db)
