@@ -170,11 +170,17 @@ def _catalogues(arguments: argparse.Namespace, settings: Any) -> dict[str, Any]:
                               _pairs(arguments.catalogue, "--catalogue"))
 
 
-def _camera_plan(arguments: argparse.Namespace) -> dict[str, str]:
-    """Each --camera table and its source, opened once to check it before the server starts."""
+def _camera_plan(arguments: argparse.Namespace, data_dir: Path | None = None) -> dict[str, str]:
+    """Each --camera table and its source, opened once to check it before the server starts.
+
+    Each camera device is owned by this process first (``station/appliance/ownership.py``):
+    one owned by another station stops the command, naming the owner.
+    """
+    from station.appliance.ownership import own_cameras
     from station.live.camera import CameraError, open_frames
 
     sources = _pairs(arguments.camera, "--camera")
+    arguments.camera_owners = own_cameras(sources, f"packref serve (data {data_dir})", data_dir)
     for table, where in sources.items():
         try:
             open_frames(where).close()
@@ -275,7 +281,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
     data_dir = Path(arguments.data) if arguments.data else default_data_dir()
     apply_station_file(arguments, data_dir, STATION_FILE)
     drones = _drone_plan(arguments)
-    cameras = _camera_plan(arguments)
+    cameras = _camera_plan(arguments, data_dir)
     settings = load_settings(arguments.data, arguments.db)
     catalogues = _catalogues(arguments, settings)
     _log_to_file(settings)
