@@ -224,15 +224,19 @@ def _clock_bridges(drones: dict[str, Any], cameras: dict[str, str]) -> dict[str,
     return {table: ClockBridge() for table in drones if table in cameras}
 
 
-def _camera_loop(cameras: dict[str, str], bridges: dict[str, Any] | None = None) -> Any:
-    """The background task of ``serve --camera``: one thread per camera table until shutdown."""
+def _camera_loop(cameras: dict[str, str], bridges: dict[str, Any] | None = None,
+                 archive: Path | None = None) -> Any:
+    """The background task of ``serve --camera``: one thread per camera table until shutdown;
+    the frames behind rulings go to the game archive under ``archive``."""
+    from station.appliance.archive import FrameKeeper
     from station.live.camera import attach
 
     bridges = bridges or {}
 
     def runner(table: str, where: str) -> Callable[[Any, Any], None]:
         def run(station: Any, stop: Any) -> None:
-            attach(station, table, where, stop=stop, bridge=bridges.get(table))
+            keeper = FrameKeeper(station, table, archive) if archive is not None else None
+            attach(station, table, where, stop=stop, bridge=bridges.get(table), keeper=keeper)
         return run
 
     return _per_table_threads("camera", {table: runner(table, where)
@@ -275,6 +279,7 @@ def _together(*loops: Any) -> Any:
 def run_serve(arguments: argparse.Namespace) -> int:
     from station.api import build_services, create_app
     from station.appliance.config import STATION_FILE
+    from station.appliance.setup import archive_dir
     from station.appliance.station_file import apply_station_file
     from station.config import default_data_dir, load_settings
 
@@ -291,7 +296,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
     bridges = _clock_bridges(drones, cameras)
     app = create_app(services, _together(
         _drone_loop(drones, arguments, bridges) if drones else None,
-        _camera_loop(cameras, bridges) if cameras else None))
+        _camera_loop(cameras, bridges, archive_dir(settings.data_dir)) if cameras else None))
     extra: dict[str, Any] = {
         "database": services.database.engine.url.render_as_string(hide_password=True)}
     if drones:
@@ -328,6 +333,8 @@ def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: lis
 
 def run_demo(arguments: argparse.Namespace) -> int:
     from station.api import build_services, create_app
+    from station.appliance.archive import keep_demo_frames
+    from station.appliance.setup import archive_dir
     from station.config import load_settings
     from station.live.demo import prepare_tables
     from station.live.recordings import demo_recordings
@@ -349,6 +356,7 @@ def run_demo(arguments: argparse.Namespace) -> int:
                             stop=lambda: setattr(app.state.server, "should_exit", True))
     app = create_app(services, background)
     tables = prepare_tables(services.station, recordings)
+    keep_demo_frames(services.station, recordings, archive_dir(Path(settings.data_dir)))
     _announce(_url(listener, arguments.host), settings,
               {"tables": [f"{_url(listener, arguments.host)}tables/{t}" for t in tables]})
     try:
