@@ -26,7 +26,8 @@ def _report(services: Any) -> dict[str, Any]:
     from station.appliance.setup import doctor_setup
 
     settings = services.settings
-    return Doctor(doctor_setup(Path(settings.data_dir), settings.database_url)).run()
+    return Doctor(doctor_setup(Path(settings.data_dir), settings.database_url,
+                               running=True)).run()
 
 
 @router.get("/api/health", tags=["health"])

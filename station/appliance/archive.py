@@ -27,6 +27,8 @@ import logging
 import os
 import shutil
 import tempfile
+import threading
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,30 @@ from station.appliance.config import ARCHIVE, ArchiveLimits
 LOG = logging.getLogger("packref.archive")
 FRAMES = "frames"
 RULINGS = ("action", "flag")
+
+
+class RecentFrames:
+    """The latest camera frame of each table in this process (the health page's kit check
+    looks at it while the station owns the camera)."""
+
+    def __init__(self) -> None:
+        self._frames: dict[str, tuple[float, Any]] = {}
+        self._lock = threading.Lock()
+
+    def note(self, table_id: str, frame: Any) -> None:
+        with self._lock:
+            self._frames[table_id] = (time.monotonic(), frame)
+
+    def latest(self) -> tuple[str, float, Any] | None:
+        """(table, seconds since, frame) of the newest frame, or None."""
+        with self._lock:
+            if not self._frames:
+                return None
+            table, (at, frame) = max(self._frames.items(), key=lambda entry: entry[1][0])
+        return table, time.monotonic() - at, frame
+
+
+RECENT_FRAMES = RecentFrames()
 
 
 def frames_dir(archive_root: Path, table_id: str, game_seq: int | None = None) -> Path:
@@ -66,6 +92,7 @@ class FrameKeeper:
         ruling or a flag; the file written, or None."""
         if frame is None or item.observation is None:
             return None
+        RECENT_FRAMES.note(self.table_id, frame)
         events = self.station.store.events(self.table_id, after=mark)
         cause = next((event.seq for event in events if event.kind == "observation"
                       and event.payload.get("observation") == item.observation), None)

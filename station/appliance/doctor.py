@@ -53,8 +53,11 @@ class DoctorSetup:
     drones: dict[str, str] | None = None  # table -> serial port
     archive_dir: Path | None = None
     limits: DoctorLimits = DOCTOR
-    #: who owns a camera now (step "owning the camera"); None: nobody
+    #: who owns a camera now (see station.appliance.ownership); None: nobody
     camera_owner: Callable[[str], str | None] = field(default=lambda where: None)
+    #: the running station's latest frame, (table, seconds since, frame), for the kit
+    #: check while the station owns the camera (None: there is none)
+    recent_frame: Callable[[], tuple[str, float, Any] | None] = field(default=lambda: None)
 
 
 def present_cameras() -> list[str]:
@@ -242,18 +245,23 @@ class Doctor:
         return Check("disk", free_mb >= self.setup.limits.disk_free_mb, detail)
 
     def check_kit(self) -> Check:
-        if self.frame is None:
+        frame, source = self.frame, ""
+        recent = self.setup.recent_frame() if frame is None else None
+        if recent is not None:
+            table, age, frame = recent
+            source = f" (the station's frame of table {table}, {age:.0f} s ago)"
+        if frame is None:
             return Check("kit", False, "no camera frame to look for the mats in")
         from vision.reader import Reader
 
         mats = kit_mats()
-        seen = Reader([mat.spec for mat in mats]).observe(self.frame).mats
+        seen = Reader([mat.spec for mat in mats]).observe(frame).mats
         found = {entry["id"] for entry in seen if entry.get("found")}
         labels = [f"{mat.request.game} {mat.request.label}" for mat in mats
                   if mat.spec.id in found]
         if not labels:
-            return Check("kit", False, "no mat of the kit in the camera's view")
-        return Check("kit", True, f"{len(labels)} mat(s) seen: {', '.join(labels)}")
+            return Check("kit", False, f"no mat of the kit in the camera's view{source}")
+        return Check("kit", True, f"{len(labels)} mat(s) seen: {', '.join(labels)}{source}")
 
 
 def kit_mats() -> list[Any]:

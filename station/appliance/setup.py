@@ -17,8 +17,10 @@ def archive_dir(data_dir: Path) -> Path:
 
 
 def doctor_setup(data_dir: Path, database_url: str | None = None,
-                 config: str | None = None) -> DoctorSetup:
-    """What ``packref doctor`` checks for ``data_dir`` (its station file's devices)."""
+                 config: str | None = None, running: bool = False) -> DoctorSetup:
+    """What ``packref doctor`` checks for ``data_dir`` (its station file's devices);
+    ``running``: checked by the running station itself (its latest frames count)."""
+    from station.appliance.archive import RECENT_FRAMES
     from station.appliance.ownership import camera_owner
 
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -26,4 +28,5 @@ def doctor_setup(data_dir: Path, database_url: str | None = None,
     return DoctorSetup(data_dir=data_dir, database_url=database_url,
                        cameras=settings.cameras or None, drones=settings.drones or None,
                        archive_dir=archive_dir(data_dir),
-                       camera_owner=lambda where: camera_owner(where, data_dir))
+                       camera_owner=lambda where: camera_owner(where, data_dir),
+                       recent_frame=RECENT_FRAMES.latest if running else lambda: None)

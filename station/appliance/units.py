@@ -97,7 +97,6 @@ User={plan.user}
 SupplementaryGroups={' '.join(DEVICE_GROUPS)}
 Environment=PACKREF_DATA={plan.data_dir}
 Environment=PYTHONUNBUFFERED=1
-WorkingDirectory={plan.data_dir}
 # Cameras and boards are in {plan.data_dir / STATION_FILE}.
 ExecStart={plan.exec_start('serve', '--data', str(plan.data_dir))}
 # /run/packref: who owns which camera.

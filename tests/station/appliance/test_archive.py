@@ -193,3 +193,16 @@ def test_the_keeper_prunes_as_it_keeps(station: Station, toy_game: str, tmp_path
                                                                       np.uint8))
     assert kept is not None and kept.exists()
     assert not (tmp_path / "frames" / "old" / "000001").exists()
+
+
+def test_the_keeper_notes_each_table_s_latest_frame(station: Station, toy_game: str,
+                                                    tmp_path: Path) -> None:
+    from station.appliance.archive import RECENT_FRAMES
+
+    keeper = FrameKeeper(station, "t1", tmp_path)
+    station.start_game("t1", toy_game, ["Ana", "Ben"], 0, None, "organiser")
+    frame = np.full((8, 8, 3), 7, np.uint8)
+    item = Timed(0.0, {"kind": "noise"}, "camera")
+    keeper.keep(keeper.mark(), item, frame)
+    table, age, latest = RECENT_FRAMES.latest()
+    assert table == "t1" and age < 60 and latest is frame

@@ -214,3 +214,15 @@ def test_the_health_page_and_api_show_the_same_checks(tmp_path: Path, kit_photos
     for check in report["checks"]:
         assert f'data-check="{check["name"]}"' in page.text
     assert "small-warehouse player 1 warehouse" in page.text
+
+
+def test_while_the_station_owns_the_camera_the_kit_is_read_from_its_latest_frame(
+        tmp_path: Path, kit_photos: Path) -> None:
+    frame = cv2.imread(str(next(iter(sorted(kit_photos.iterdir())))))
+    checks = by_name(doctor(tmp_path, cameras={"t1": "0"},
+                            camera_owner=lambda where: "this station",
+                            recent_frame=lambda: ("t1", 4.2, frame)).run())
+    assert checks["camera"]["ok"] and "in use by this station" in checks["camera"]["detail"]
+    assert checks["kit"] == {"name": "kit", "ok": True, "detail": (
+        "1 mat(s) seen: small-warehouse player 1 warehouse (the station's frame of table t1, "
+        "4 s ago)")}
