@@ -6,7 +6,8 @@
 - :mod:`station.appliance.doctor` — ``packref doctor`` and the health page;
 - :mod:`station.appliance.archive` — the frames behind rulings, and a game's ZIP;
 - :mod:`station.appliance.ownership` — one process owns each camera;
-- :mod:`station.appliance.kiosk` — the projector view in Chromium, kept alive.
+- :mod:`station.appliance.kiosk` — the projector view in Chromium, kept alive;
+- :mod:`station.appliance.setup` — these put together for one data directory.
 
 Its thresholds are in :mod:`station.appliance.config`.
 """
