@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the whole test suite needs, only those missing:
 # chromium (browser tests), node/npm (MicroPython under Node), socat (serial ptys),
-# PostgreSQL (the storage suite on a real server).
+# PostgreSQL (the storage suite on a real server), systemd's tools (the service unit).
 set -euo pipefail
 
 # Usage: system-deps.sh [demo]   ("demo": only what `make demo` needs, a Python venv)
@@ -13,6 +13,7 @@ if [ "${1:-}" != "demo" ]; then
   command -v node >/dev/null 2>&1 || need+=(nodejs)
   command -v npm >/dev/null 2>&1 || need+=(npm)
   command -v socat >/dev/null 2>&1 || need+=(socat)
+  command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)  # the appliance's unit tests
   [ -x "$(ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | head -n1)" ] || need+=(postgresql)
 fi
 

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from station.api import catalogue, live, pages, tables, tournaments
+from station.api import archive, catalogue, health, live, pages, tables, tournaments
 from station.api.deps import Services
 from station.api.errors import install_error_handlers
 from station.live.hub import HubRelay
@@ -52,5 +52,7 @@ def create_app(services: Services, background: Background | None = None) -> Fast
     app.include_router(live.router)
     app.include_router(pages.router)
     app.include_router(catalogue.router)
+    app.include_router(health.router)
+    app.include_router(archive.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app

@@ -28,11 +28,15 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         description="Run the station's dashboard and API. Data (database, logs) lives under "
         "--data; SQLite by default, or any SQLAlchemy URL with --db (PostgreSQL included). "
         "The organiser's token is printed once, at the first start.")
-    serve.add_argument("--host", default="127.0.0.1",
+    serve.add_argument("--host", default=None,
                        help="address to listen on (default 127.0.0.1: this machine only; "
                        "0.0.0.0 for the local network)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
+    serve.add_argument("--port", type=int, default=None,
+                       help="port (default 8000; 0: any free)")
     serve.add_argument("--data", help="data directory (default: a per-user directory)")
+    serve.add_argument("--config", metavar="FILE",
+                       help="the station's settings: cameras, boards, host, port (default "
+                       "DATA/station.toml when there is one; the command line wins)")
     serve.add_argument("--db", help="database URL, e.g. postgresql://user@hub/packref")
     serve.add_argument("--drone", action="append", default=[], metavar="TABLE=PORT",
                        help="drive TABLE (created if missing) from its Pick 'n Packers drone on "
@@ -166,11 +170,17 @@ def _catalogues(arguments: argparse.Namespace, settings: Any) -> dict[str, Any]:
                               _pairs(arguments.catalogue, "--catalogue"))
 
 
-def _camera_plan(arguments: argparse.Namespace) -> dict[str, str]:
-    """Each --camera table and its source, opened once to check it before the server starts."""
+def _camera_plan(arguments: argparse.Namespace, data_dir: Path | None = None) -> dict[str, str]:
+    """Each --camera table and its source, opened once to check it before the server starts.
+
+    Each camera device is owned by this process first (``station/appliance/ownership.py``):
+    one owned by another station stops the command, naming the owner.
+    """
+    from station.appliance.ownership import own_cameras
     from station.live.camera import CameraError, open_frames
 
     sources = _pairs(arguments.camera, "--camera")
+    arguments.camera_owners = own_cameras(sources, f"packref serve (data {data_dir})", data_dir)
     for table, where in sources.items():
         try:
             open_frames(where).close()
@@ -214,15 +224,19 @@ def _clock_bridges(drones: dict[str, Any], cameras: dict[str, str]) -> dict[str,
     return {table: ClockBridge() for table in drones if table in cameras}
 
 
-def _camera_loop(cameras: dict[str, str], bridges: dict[str, Any] | None = None) -> Any:
-    """The background task of ``serve --camera``: one thread per camera table until shutdown."""
+def _camera_loop(cameras: dict[str, str], bridges: dict[str, Any] | None = None,
+                 archive: Path | None = None) -> Any:
+    """The background task of ``serve --camera``: one thread per camera table until shutdown;
+    the frames behind rulings go to the game archive under ``archive``."""
+    from station.appliance.archive import FrameKeeper
     from station.live.camera import attach
 
     bridges = bridges or {}
 
     def runner(table: str, where: str) -> Callable[[Any, Any], None]:
         def run(station: Any, stop: Any) -> None:
-            attach(station, table, where, stop=stop, bridge=bridges.get(table))
+            keeper = FrameKeeper(station, table, archive) if archive is not None else None
+            attach(station, table, where, stop=stop, bridge=bridges.get(table), keeper=keeper)
         return run
 
     return _per_table_threads("camera", {table: runner(table, where)
@@ -264,10 +278,15 @@ def _together(*loops: Any) -> Any:
 
 def run_serve(arguments: argparse.Namespace) -> int:
     from station.api import build_services, create_app
-    from station.config import load_settings
+    from station.appliance.config import STATION_FILE
+    from station.appliance.setup import archive_dir
+    from station.appliance.station_file import apply_station_file
+    from station.config import default_data_dir, load_settings
 
+    data_dir = Path(arguments.data) if arguments.data else default_data_dir()
+    apply_station_file(arguments, data_dir, STATION_FILE)
     drones = _drone_plan(arguments)
-    cameras = _camera_plan(arguments)
+    cameras = _camera_plan(arguments, data_dir)
     settings = load_settings(arguments.data, arguments.db)
     catalogues = _catalogues(arguments, settings)
     _log_to_file(settings)
@@ -277,7 +296,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
     bridges = _clock_bridges(drones, cameras)
     app = create_app(services, _together(
         _drone_loop(drones, arguments, bridges) if drones else None,
-        _camera_loop(cameras, bridges) if cameras else None))
+        _camera_loop(cameras, bridges, archive_dir(settings.data_dir)) if cameras else None))
     extra: dict[str, Any] = {
         "database": services.database.engine.url.render_as_string(hide_password=True)}
     if drones:
@@ -314,6 +333,8 @@ def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: lis
 
 def run_demo(arguments: argparse.Namespace) -> int:
     from station.api import build_services, create_app
+    from station.appliance.archive import keep_demo_frames
+    from station.appliance.setup import archive_dir
     from station.config import load_settings
     from station.live.demo import prepare_tables
     from station.live.recordings import demo_recordings
@@ -335,6 +356,7 @@ def run_demo(arguments: argparse.Namespace) -> int:
                             stop=lambda: setattr(app.state.server, "should_exit", True))
     app = create_app(services, background)
     tables = prepare_tables(services.station, recordings)
+    keep_demo_frames(services.station, recordings, archive_dir(Path(settings.data_dir)))
     _announce(_url(listener, arguments.host), settings,
               {"tables": [f"{_url(listener, arguments.host)}tables/{t}" for t in tables]})
     try:

@@ -67,6 +67,13 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     reveal.add_argument("action", help='the reveal as JSON, e.g. \'{"type": "reveal", ...}\'')
     _storage_options(reveal)
     reveal.set_defaults(run=run_reveal)
+    archive = commands.add_parser(
+        "archive", help="a table's games as a ZIP: events, the photo behind every ruling "
+        "and flag, final scores")
+    archive.add_argument("id")
+    archive.add_argument("--out", required=True, help="the ZIP file to write (atomically)")
+    _storage_options(archive)
+    archive.set_defaults(run=run_archive)
     table.set_defaults(run=lambda _arguments: (table.print_help(sys.stderr), 2)[1])
 
 
@@ -203,4 +210,25 @@ def run_reveal(arguments: argparse.Namespace) -> int:
     except IllegalAction as error:
         raise InputError(f"ACTION: {error.reason}") from None
     emit({"events": [event.to_json() for event in events]})
+    return 0
+
+
+def run_archive(arguments: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from station.appliance.archive import write_table_archive
+    from station.appliance.setup import archive_dir
+    from station.config import load_settings
+
+    station = open_station(arguments)
+    _known(station, arguments.id)
+    data_dir = load_settings(arguments.data, arguments.db).data_dir
+    out = Path(arguments.out)
+    if out.is_dir():
+        raise InputError(f"--out: {out} is a directory, not a file")
+    try:
+        size = write_table_archive(station, arguments.id, archive_dir(data_dir), out)
+    except OSError as error:
+        raise InputError(f"--out: cannot write {out} ({error.strerror})") from None
+    emit({"table": arguments.id, "out": str(out), "bytes": size})
     return 0

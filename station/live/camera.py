@@ -241,12 +241,15 @@ class CameraSource:
     ``fps``: replay timing (frame index / fps); without it, ``clock`` (monotonic).
     ``bridge``: without ``fps``, stamp in the drone stream's clock when the bridge
     knows it (``clock`` must then be the host monotonic clock the drone source uses).
+    ``keeper``: the frame behind each item (the game archive,
+    ``station.appliance.archive.FrameKeeper``): ``mark()`` before the item is handed
+    on, ``keep(mark, item, frame)`` once the consumer asks for the next one.
     """
 
     def __init__(self, frames: Iterable[Any], layout: CameraLayout, *, fps: float | None = None,
                  stable_frames: int = DEFAULT_STABLE, clock: Clock = time.monotonic,
                  stop: threading.Event | None = None,
-                 bridge: ClockBridge | None = None) -> None:
+                 bridge: ClockBridge | None = None, keeper: Any = None) -> None:
         from vision.reader import Reader
 
         if fps is not None and fps <= 0:
@@ -263,6 +266,8 @@ class CameraSource:
         self.reader = _RepeatAwareReader(Reader(layout.specs))  # one detector for every frame
         self.game = GameReader(layout)
         self.sent: dict[str, dict[str, Any]] = {}
+        self.keeper = keeper
+        self.latest: Any = None  # the frame read last: the one that made a reading stable
 
     def __repr__(self) -> str:
         timing = f"{self.fps:g} fps" if self.fps else "live"
@@ -272,6 +277,7 @@ class CameraSource:
         for frame in self.frames:
             if self.stop.is_set():
                 return
+            self.latest = frame
             yield frame
 
     def __iter__(self) -> Iterator[Timed]:
@@ -305,7 +311,19 @@ class CameraSource:
             self.sent[key] = compared
             if self._forwarded(observation):
                 continue
-            yield Timed(t, observation, "camera")
+            yield from self._kept(Timed(t, observation, "camera"))
+
+    def _kept(self, item: Timed) -> Iterator[Timed]:
+        """Yield ``item``; once it was handed on, give its frame to the keeper (if any)."""
+        if self.keeper is None:
+            yield item
+            return
+        frame, mark = self.latest, self.keeper.mark()
+        yield item
+        try:
+            self.keeper.keep(mark, item, frame)
+        except Exception:  # the archive must never stop a table
+            LOG.exception("the frame behind an observation could not be kept")
 
     def _forwarded(self, observation: dict[str, Any]) -> bool:
         """Whether a live drone position went to the table's drone source (see the bridge)."""
@@ -350,7 +368,7 @@ def _read_game(station: Station, table_id: str, source: CameraSource, game_seq: 
 
 def attach(station: Station, table_id: str, where: str, *, stop: threading.Event | None = None,
            stable_frames: int = DEFAULT_STABLE, author: str = "camera",
-           wait_s: float = 2.0, bridge: ClockBridge | None = None) -> int:
+           wait_s: float = 2.0, bridge: ClockBridge | None = None, keeper: Any = None) -> int:
     """Drive a table from its camera until ``stop`` (``packref serve --camera``; blocking).
 
     The mats are those of the game now started at the table (waiting for one);
@@ -359,6 +377,7 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
     cannot read, is logged and tried again every ``wait_s`` seconds. Returns
     the observations handed on. ``bridge``: the table's clock bridge when it has a
     live drone too (used by a camera, not a replay: see :class:`CameraSource`).
+    ``keeper``: keeps the frames behind rulings (see :class:`CameraSource`).
     """
     stop = stop or threading.Event()
     ensure_table(station, table_id)
@@ -369,7 +388,8 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
             game = table_layout(station, table_id)
             if game is not None:
                 source = CameraSource(open_frames(where), game[1], stable_frames=stable_frames,
-                                      stop=stop, bridge=None if replay else bridge)
+                                      stop=stop, bridge=None if replay else bridge,
+                                      keeper=keeper)
                 count, ended = _read_game(station, table_id, source, game[0], author)
                 handed += count
                 if ended and replay:

@@ -425,6 +425,7 @@ class CameraRecording(Recording):
 
     script: dict[str, Any] = field(default_factory=dict)
     folder: Path = Path(".")
+    keeper: Any = None  # keeps the frames behind rulings (station.appliance.archive)
 
     def progress_note(self) -> str:
         """What the next pass does with the frames: render them as it plays, or replay them."""
@@ -441,7 +442,7 @@ class CameraRecording(Recording):
         renderer = Renderer(self.script, self.folder)
         frames = ReplaySource(self.folder) if renderer.done() else renderer
         source = CameraSource(frames, renderer.layout, fps=FPS, stable_frames=STABLE,
-                              stop=stop)
+                              stop=stop, keeper=self.keeper)
         renderer.reader = source.reader  # a frame checked while rendered is not read again
         declared = declared_items(self.script, renderer.plan)
         return heapq.merge(iter(source), declared, key=lambda item: item.t)

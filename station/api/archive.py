@@ -1,0 +1,26 @@
+"""``GET /api/tables/ID/archive``: a table's game archive as a ZIP (events, photos, scores)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from fastapi import APIRouter, Response
+
+from station.api.deps import ServicesDep
+
+router = APIRouter(tags=["tables"])
+
+
+@router.get("/api/tables/{table_id}/archive", response_class=Response,
+            responses={200: {"content": {"application/zip": {}}}})
+async def table_archive(table_id: str, services: ServicesDep) -> Response:
+    """Every game of the table: its events, the camera frame behind every ruling and flag,
+    and the final scores (see ``station.appliance.archive``)."""
+    from station.appliance.archive import table_archive as build
+    from station.appliance.setup import archive_dir
+
+    data = await asyncio.to_thread(build, services.station, table_id,
+                                   archive_dir(Path(services.settings.data_dir)))
+    return Response(data, media_type="application/zip", headers={
+        "Content-Disposition": f'attachment; filename="{table_id}-archive.zip"'})

@@ -1,0 +1,228 @@
+"""``packref doctor`` and the health page: every check with fakes, and here as it is."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from fastapi.testclient import TestClient
+from gpiozero.pins.mock import MockFactory
+
+from firmware import frames
+from station.api import build_services, create_app
+from station.appliance.config import DoctorLimits
+from station.appliance.doctor import CHECKS, Doctor, DoctorSetup, kit_mats
+from station.config import load_settings
+from tests.conftest import require_tool
+from tests.station.conftest import TOKEN
+
+HELLO = frames.pack_hello("doctor 1.0", 1, 200, 8192, 655, b"\xd0\xc7\x00\x00\x00\x00\x00\x01")
+QUICK = DoctorLimits(hello_timeout_s=2.0, camera_frames=3, disk_free_mb=1.0)
+
+
+def doctor(tmp_path: Path, **options) -> Doctor:
+    seams = {key: options.pop(key) for key in ("find_cameras", "find_ports", "pin_factory")
+             if key in options}
+    setup = DoctorSetup(data_dir=tmp_path, limits=options.pop("limits", QUICK), **options)
+    return Doctor(setup, find_cameras=seams.get("find_cameras", list),
+                  find_ports=seams.get("find_ports", list),
+                  pin_factory=seams.get("pin_factory", MockFactory))
+
+
+def by_name(report: dict) -> dict[str, dict]:
+    return {check["name"]: check for check in report["checks"]}
+
+
+@pytest.fixture(scope="module")
+def kit_photos(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fake camera: a folder of photos of the kit's first warehouse mat."""
+    from vision.render import render_photo
+
+    mat = next(m for m in kit_mats() if m.request.game == "small-warehouse")
+    folder = tmp_path_factory.mktemp("kit-camera")
+    rng = np.random.default_rng(14)
+    photo = render_photo(rng, [(mat.spec, 20.0)])
+    for index in range(3):
+        cv2.imwrite(str(folder / f"{index:03d}.png"), photo.image)
+    return folder
+
+
+def test_a_camera_and_the_kit_it_sees(tmp_path: Path, kit_photos: Path) -> None:
+    report = doctor(tmp_path, cameras={"t1": str(kit_photos)}).run()
+    checks = by_name(report)
+    assert checks["camera"]["ok"], checks["camera"]
+    height, width = cv2.imread(str(next(kit_photos.iterdir()))).shape[:2]
+    assert checks["camera"]["detail"].startswith(f"{kit_photos}: {width}×{height} at ")
+    assert checks["kit"] == {"name": "kit", "ok": True,
+                             "detail": "1 mat(s) seen: small-warehouse player 1 warehouse"}
+
+
+def test_a_camera_that_does_not_open_or_sees_no_mat(tmp_path: Path) -> None:
+    blank = tmp_path / "blank"
+    blank.mkdir()
+    cv2.imwrite(str(blank / "0.png"), np.full((240, 320, 3), 200, np.uint8))
+    checks = by_name(doctor(tmp_path, cameras={"t1": str(blank), "t2": "/no/such"}).run())
+    assert not checks["camera"]["ok"]
+    assert "/no/such: " in checks["camera"]["detail"] and "320×240" in checks["camera"]["detail"]
+    assert checks["kit"] == {"name": "kit", "ok": False,
+                             "detail": "no mat of the kit in the camera's view"}
+
+
+def test_a_camera_another_station_owns_is_not_opened(tmp_path: Path) -> None:
+    checks = by_name(doctor(tmp_path, cameras={"t1": "0"},
+                            camera_owner=lambda where: "packref serve (pid 7)").run())
+    assert checks["camera"] == {"name": "camera", "ok": True,
+                                "detail": "0: in use by packref serve (pid 7) (not opened again)"}
+
+
+@pytest.fixture
+def pty_pair(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    socat = require_tool("socat")
+    board_end, host_end = tmp_path / "board", tmp_path / "host"
+    process = subprocess.Popen([socat, f"pty,raw,echo=0,link={board_end}",
+                                f"pty,raw,echo=0,link={host_end}"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 5
+    while not (board_end.exists() and host_end.exists()) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield str(board_end), str(host_end)
+    process.terminate()
+    process.wait(timeout=5)
+
+
+def answer_hello(board_end: str, stop: threading.Event) -> None:
+    """A board: once asked anything, it says HELLO (as the firmware does to ``hello?``)."""
+    board = os.open(board_end, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        while not stop.is_set():
+            try:
+                if os.read(board, 64):
+                    os.write(board, frames.encode_frame(frames.HELLO, 0, 0, HELLO))
+                    return
+            except BlockingIOError:
+                time.sleep(0.01)
+    finally:
+        os.close(board)
+
+
+def test_a_board_that_says_hello_and_one_that_is_silent(tmp_path: Path, pty_pair) -> None:
+    board_end, host_end = pty_pair
+    stop = threading.Event()
+    board = threading.Thread(target=answer_hello, args=(board_end, stop))
+    board.start()
+    try:
+        checks = by_name(doctor(tmp_path, find_ports=lambda: [host_end]).run())
+    finally:
+        stop.set()
+        board.join()
+    assert checks["drone"] == {"name": "drone", "ok": True, "detail":
+                               f"{host_end}: board d0c7000000000001 (firmware doctor 1.0, 200 Hz)"}
+    started = time.monotonic()
+    silent = by_name(doctor(tmp_path, drones={"t1": host_end}).run())["drone"]
+    assert time.monotonic() - started >= 2.0
+    assert silent == {"name": "drone", "ok": False, "detail":
+                      f"{host_end}: opened, but no HELLO within 2 s (is the firmware running?)"}
+
+
+def test_a_board_on_loop_url_hears_its_own_hello_request_but_no_hello(tmp_path: Path) -> None:
+    check = by_name(doctor(tmp_path, drones={"t1": "loop://"},
+                           limits=DoctorLimits(hello_timeout_s=0.3)).run())["drone"]
+    assert not check["ok"] and "no HELLO within 0.3 s" in check["detail"]
+
+
+def test_gpio_with_the_mock_factory_and_without_any(tmp_path: Path) -> None:
+    checks = by_name(doctor(tmp_path).run())
+    assert checks["gpio"]["ok"] and checks["gpio"]["detail"].startswith("MockFactory on a")
+
+    def none() -> None:
+        raise RuntimeError("Unable to load any default pin factory!")
+
+    assert by_name(doctor(tmp_path, pin_factory=none).run())["gpio"] == {
+        "name": "gpio", "ok": False, "detail": "no pin factory: Unable to load any default "
+        "pin factory!"}
+
+
+def test_the_database_and_the_disk(tmp_path: Path) -> None:
+    checks = by_name(doctor(tmp_path).run())
+    assert checks["database"]["ok"] and "schema " in checks["database"]["detail"]
+    assert checks["database"]["detail"].endswith("0 tables, 0 events")
+    assert checks["disk"]["ok"] and f"MB free on {tmp_path}" in checks["disk"]["detail"]
+    unreachable = doctor(tmp_path, database_url="postgresql://nobody@127.0.0.1:1/none").run()
+    assert not by_name(unreachable)["database"]["ok"]
+    assert "cannot open" in by_name(unreachable)["database"]["detail"]
+    full = doctor(tmp_path, limits=DoctorLimits(disk_free_mb=1e12)).run()
+    assert not by_name(full)["disk"]["ok"]
+
+
+def test_all_pass_with_fakes_and_the_report_is_ok(tmp_path: Path, kit_photos: Path,
+                                                  pty_pair) -> None:
+    board_end, host_end = pty_pair
+    stop = threading.Event()
+    board = threading.Thread(target=answer_hello, args=(board_end, stop))
+    board.start()
+    try:
+        report = doctor(tmp_path, cameras={"t1": str(kit_photos)},
+                        drones={"t1": host_end}).run()
+    finally:
+        stop.set()
+        board.join()
+    assert [check["name"] for check in report["checks"]] == list(CHECKS)
+    assert report["ok"], report
+
+
+def test_doctor_here_says_what_is_missing_and_exits_1(cli, tmp_path: Path) -> None:
+    result = cli("doctor", "--data", str(tmp_path))
+    report = result.json()
+    assert set(report) == {"ok", "checks"}
+    assert [check["name"] for check in report["checks"]] == list(CHECKS)
+    assert all(set(check) == {"name", "ok", "detail"} for check in report["checks"])
+    assert result.status == (0 if report["ok"] else 1)
+    if not Path("/dev/video0").exists():
+        camera = by_name(report)["camera"]
+        assert not camera["ok"] and camera["detail"].startswith("no camera found")
+        assert result.status == 1
+
+
+def test_doctor_reads_the_devices_of_the_station_file(cli, tmp_path: Path,
+                                                      kit_photos: Path) -> None:
+    (tmp_path / "station.toml").write_text(f'[cameras]\nt1 = "{kit_photos}"\n')
+    checks = by_name(cli("doctor", "--data", str(tmp_path)).json())
+    assert checks["camera"]["ok"] and checks["kit"]["ok"]
+
+
+def test_the_health_page_and_api_show_the_same_checks(tmp_path: Path, kit_photos: Path,
+                                                      monkeypatch) -> None:
+    monkeypatch.setenv("PACKREF_TOKEN", TOKEN)
+    (tmp_path / "station.toml").write_text(f'[cameras]\nt1 = "{kit_photos}"\n')
+    services = build_services(load_settings(tmp_path))
+    try:
+        with TestClient(create_app(services)) as client:
+            report = client.get("/api/health").json()
+            page = client.get("/health")
+    finally:
+        services.database.close()
+    assert [check["name"] for check in report["checks"]] == list(CHECKS)
+    assert by_name(report)["kit"]["ok"]
+    assert page.status_code == 200
+    for check in report["checks"]:
+        assert f'data-check="{check["name"]}"' in page.text
+    assert "small-warehouse player 1 warehouse" in page.text
+
+
+def test_while_the_station_owns_the_camera_the_kit_is_read_from_its_latest_frame(
+        tmp_path: Path, kit_photos: Path) -> None:
+    frame = cv2.imread(str(next(iter(sorted(kit_photos.iterdir())))))
+    checks = by_name(doctor(tmp_path, cameras={"t1": "0"},
+                            camera_owner=lambda where: "this station",
+                            recent_frame=lambda: ("t1", 4.2, frame)).run())
+    assert checks["camera"]["ok"] and "in use by this station" in checks["camera"]["detail"]
+    assert checks["kit"] == {"name": "kit", "ok": True, "detail": (
+        "1 mat(s) seen: small-warehouse player 1 warehouse (the station's frame of table t1, "
+        "4 s ago)")}
