@@ -342,30 +342,30 @@ def run_demo(arguments: argparse.Namespace) -> int:
     if arguments.speed <= 0:
         raise InputError("--speed: must be more than 0")
     data = arguments.data or tempfile.mkdtemp(prefix="packref-demo-")
-    settings = load_settings(data)
-    recordings = demo_recordings(data_dir=Path(settings.data_dir))
-    if not recordings:
-        if not arguments.data:
-            shutil.rmtree(data, ignore_errors=True)
-        raise InputError("no game is registered, so there is nothing to replay")
-    _log_to_file(settings)
-    listener = _listen(arguments.host, arguments.port)
-    services = build_services(settings)
+    services = None
     played: list[int] = []
-    background = _demo_loop(recordings, arguments, played,
-                            stop=lambda: setattr(app.state.server, "should_exit", True))
-    app = create_app(services, background)
-    tables = prepare_tables(services.station, recordings)
-    keep_demo_frames(services.station, recordings, archive_dir(Path(settings.data_dir)))
-    _announce(_url(listener, arguments.host), settings,
-              {"tables": [f"{_url(listener, arguments.host)}tables/{t}" for t in tables]})
-    try:
+    try:  # from here on, a stop at any moment (Ctrl-C, SIGTERM) removes the demo's folder
+        settings = load_settings(data)
+        recordings = demo_recordings(data_dir=Path(settings.data_dir))
+        if not recordings:
+            raise InputError("no game is registered, so there is nothing to replay")
+        _log_to_file(settings)
+        listener = _listen(arguments.host, arguments.port)
+        services = build_services(settings)
+        background = _demo_loop(recordings, arguments, played,
+                                stop=lambda: setattr(app.state.server, "should_exit", True))
+        app = create_app(services, background)
+        tables = prepare_tables(services.station, recordings)
+        keep_demo_frames(services.station, recordings, archive_dir(Path(settings.data_dir)))
+        _announce(_url(listener, arguments.host), settings,
+                  {"tables": [f"{_url(listener, arguments.host)}tables/{t}" for t in tables]})
         _run_server(app, listener)
         if arguments.once:
             emit({"games": sum(played), "tables": tables,
                   "events": services.store.count_events(tables)})
     finally:
-        services.database.close()
+        if services is not None:
+            services.database.close()
         if not arguments.data:  # the demo's own temporary directory
             shutil.rmtree(data, ignore_errors=True)
     return 0 if not arguments.once or played else 1
