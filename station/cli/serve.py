@@ -295,7 +295,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
 def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: list[int],
                stop: Any) -> Any:
     """The demo's background task: play the recordings (``stop()`` the server after ``--once``)."""
-    from station.live.demo import run_demo as play
+    from station.demo.demo import run_demo as play
 
     async def background(services: Any) -> None:
         try:
@@ -315,8 +315,8 @@ def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: lis
 def run_demo(arguments: argparse.Namespace) -> int:
     from station.api import build_services, create_app
     from station.config import load_settings
-    from station.live.demo import prepare_tables
-    from station.live.recordings import demo_recordings
+    from station.demo.demo import prepare_tables
+    from station.demo.recordings import demo_recordings
 
     if arguments.speed <= 0:
         raise InputError("--speed: must be more than 0")
