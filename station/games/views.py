@@ -16,10 +16,11 @@ fails (an engine changed) falls back to the generic view.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from rules import State
+from rules.engine import Outcome
 
 Cell = dict[str, Any] | None
 Board = dict[str, Any]
@@ -86,3 +87,22 @@ def present(state: State) -> dict[str, Any]:
         except Exception:
             pass
     return generic_view(state)
+
+
+def labelled_outcomes(state: State, outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
+    """The outcomes as JSON, each with a person's words for it (``label``, for the table
+    page's picker) where the game's record has them; without, the page makes its own."""
+    from station.games import game_record
+
+    record = game_record(state.game.name)
+    labels = record.reveal_label if record is not None else None
+    found = []
+    for outcome in outcomes:
+        document = outcome.to_json()
+        try:
+            if labels is not None:
+                document["label"] = labels(state, document["action"])
+        except Exception:  # an engine that changed its reveals: the page's own words then
+            pass
+        found.append(document)
+    return found
