@@ -23,10 +23,11 @@ import importlib
 import pkgutil
 import threading
 
-from station.games.record import CameraWiring, DemoWiring, GameRecord
+from station.games.record import CameraWiring, CatalogueWiring, DemoWiring, GameRecord
 
 __all__ = [
     "CameraWiring",
+    "CatalogueWiring",
     "DemoWiring",
     "DuplicateRecord",
     "GameRecord",

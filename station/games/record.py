@@ -57,6 +57,30 @@ class DemoWiring:
     readings: Callable[[Any], Any] | None = None
 
 
+def _no_questions(document: dict[str, Any], key: str) -> list[Any]:
+    return []
+
+
+@dataclass(frozen=True)
+class CatalogueWiring:
+    """How a copy's own catalogue is learnt, asked about and read (``station.catalogue``).
+
+    ``lesson``: what the camera learns (a ``station.catalogue.learn.Lesson``: the mat,
+    the pieces' noun, the list ``lesson.key``, how a piece is read);
+    ``read(document, defaults)``: the copy's file (a ``Node``) → the engine's catalogue,
+    each value checked at its JSON path; ``questions(document, key)``: what to ask of a
+    piece of the list ``key`` that the camera cannot see (``station.catalogue.form``);
+    ``more_lists``: lists asked about after the learnt one; ``learnt_extras()``: what
+    the learnt file holds besides (pieces without tags, to be weighed or named later).
+    """
+
+    lesson: Any
+    read: Callable[[Any, dict[str, Any]], dict[str, Any]]
+    questions: Callable[[dict[str, Any], str], list[Any]] = _no_questions
+    more_lists: tuple[str, ...] = ()
+    learnt_extras: Callable[[], dict[str, Any]] | None = None
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """Everything the station knows of one game, beside its engine in ``rules``.
@@ -74,7 +98,8 @@ class GameRecord:
     ``tagged``: the catalogue keys whose pieces carry tag stickers, handed out in
     ``tag_order`` (fixed, so stickers already printed keep their ids);
     ``loose_tags``: tagged things outside the catalogue (the drone);
-    ``tag_backs``: whether a piece that differs from its mirror image gets a back sticker.
+    ``tag_backs``: whether a piece that differs from its mirror image gets a back sticker;
+    ``catalogue``: see :class:`CatalogueWiring`; ``demo``: see :class:`DemoWiring`.
     """
 
     name: str
@@ -91,4 +116,5 @@ class GameRecord:
     tag_order: int = 0
     loose_tags: tuple[str, ...] = ()
     tag_backs: bool = False
+    catalogue: CatalogueWiring | None = None
     demo: DemoWiring | None = None

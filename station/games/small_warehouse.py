@@ -8,10 +8,13 @@ from typing import Any
 
 from rules import Action, State
 from rules.referees.small_warehouse import Referee
+from station.catalogue.copy import MERCHANDISE, piece_id, pieces_of
+from station.catalogue.learn import Lesson, card_piece
 from station.games.camera import CameraLayout, one_mat_each
-from station.games.record import CameraWiring, GameRecord
+from station.games.record import CameraWiring, CatalogueWiring, GameRecord
 from station.games.views import cell
 from station.inputs.small_warehouse import score_document
+from station.jsonin import Node
 
 NAME = "small-warehouse"
 KIT_PLAYERS = 2  # warehouse mats in the kit
@@ -69,8 +72,24 @@ def mats(catalogues: Mapping[str, Any], per_game: int, sizes: Mapping[str, float
             for p in range(1, min(KIT_PLAYERS, per_game) + 1)]
 
 
+# -- a copy's own catalogue --------------------------------------------------------------
+def read_copy(document: Node, defaults: dict[str, Any]) -> dict[str, Any]:
+    """The copy's cards, each a grid of merchandise letters, ``#`` and ``.``."""
+    ids: set[str] = set()
+
+    def card(node: Node) -> dict[str, Any]:
+        squares = node["squares"].grid(MERCHANDISE + "#.")
+        if not "".join(squares).strip("."):
+            raise node["squares"].fail("must have at least one square")
+        return {"id": piece_id(node, None, "c", ids), "squares": squares}
+
+    return {"cards": pieces_of(document, "cards", card)}
+
+
 RECORD = GameRecord(
     name=NAME, title="Small Warehouse", order=10, referee=Referee, scorer=score_document,
     presenter=view, reveal_label=reveal_label,
     camera=CameraWiring(roles=partial(one_mat_each, NAME), reader=WarehouseReader, lay=lay),
-    mats=mats)
+    mats=mats,
+    catalogue=CatalogueWiring(lesson=Lesson(NAME, "colour", "card", "cards", card_piece,
+                                            id_prefix="c"), read=read_copy))
