@@ -54,7 +54,7 @@ def render_frames(folder: Path) -> int:
 def prepare_tables(data: Path, count: int) -> list[str]:
     """``count`` tables playing the script's game, in the station's database."""
     from station.config import load_settings
-    from station.live.camera_fixtures import read_script
+    from station.demo.camera_fixtures import read_script
     from station.live.station import Station
     from station.store import EventStore, open_database
 

@@ -2,10 +2,12 @@
 
 The camera identifies a piece by the ArUco tag stuck on it. Ids are handed
 out in a fixed order, so the same catalogues always give the same stickers:
-Removal's ``items`` then ``boxes``, Moving Day's ``boxes``, Pick 'n Packers'
-``shop_cards``, the drone, and last the *back* stickers of the Removal tiles
-whose shape differs from its mirror image (seeing that sticker means the tile
-lies flipped). A piece of a copy's catalogue that names its ``tag`` (the sticker
+the tagged catalogue keys of each game's record (:mod:`station.games`) in the
+records' ``tag_order`` — Removal's ``items`` then ``boxes``, Moving Day's
+``boxes``, Pick 'n Packers' ``shop_cards`` —, then the loose tagged things
+(the drone), and last the *back* stickers of the tiles whose shape differs from
+its mirror image (seeing that sticker means the tile lies flipped; Removal).
+A piece of a copy's catalogue that names its ``tag`` (the sticker
 already on it, learnt by ``packref catalogue learn``) keeps that id; the others
 take the free ids in the same order.
 
@@ -35,9 +37,23 @@ from station.errors import InputError
 FIRST_TAG_ID = 50
 LAST_TAG_ID = 249
 DRONE = "drone"
-#: (game, catalogue key) in the order tags are handed out.
-TAGGED_PIECES = (("removal", "items"), ("removal", "boxes"), ("moving-day", "boxes"),
-                 ("pick-n-packers", "shop_cards"))
+
+
+def tagged_pieces() -> list[tuple[str, str]]:
+    """(game, catalogue key) in the order tags are handed out.
+
+    >>> tagged_pieces()
+    [('removal', 'items'), ('removal', 'boxes'), ('moving-day', 'boxes'), \
+('pick-n-packers', 'shop_cards')]
+    """
+    return [(record.name, key) for record in _tagged_records() for key in record.tagged]
+
+
+def _tagged_records() -> list[Any]:
+    from station.games import game_records
+
+    return sorted((record for record in game_records() if record.tagged or record.loose_tags),
+                  key=lambda record: record.tag_order)
 
 
 def _normalised(squares: set[tuple[int, int]]) -> frozenset[tuple[int, int]]:
@@ -68,7 +84,9 @@ def assign_tags(catalogues: Mapping[str, Mapping[str, Any]]) -> dict[int, dict[s
     pieces: list[dict[str, str]] = []
     backs: list[dict[str, str]] = []
     fixed: dict[int, dict[str, str]] = {}
-    for game, kind in TAGGED_PIECES:
+    records = _tagged_records()
+    backed = {record.name for record in records if record.tag_backs}
+    for game, kind in tagged_pieces():
         seen: set[str] = set()
         for index, entry in enumerate(catalogues.get(game, {}).get(kind, [])):
             piece = str(entry["id"])
@@ -80,11 +98,12 @@ def assign_tags(catalogues: Mapping[str, Mapping[str, Any]]) -> dict[int, dict[s
                 _fix(fixed, int(entry["tag"]), front, f"{game} catalogue: $.{kind}[{index}].tag")
             else:
                 pieces.append(front)
-            if game == "removal" and is_chiral(list(entry.get("shape", []))):
+            if game in backed and is_chiral(list(entry.get("shape", []))):
                 backs.append({"game": game, "kind": kind, "piece": piece, "face": "back"})
-    if "pick-n-packers" in catalogues:
-        pieces.append({"game": "pick-n-packers", "kind": "drone", "piece": DRONE,
-                       "face": "front"})
+    for record in records:
+        if record.name in catalogues:
+            pieces += [{"game": record.name, "kind": loose, "piece": loose, "face": "front"}
+                       for loose in record.loose_tags]
     every = pieces + backs
     free = [tag for tag in range(FIRST_TAG_ID, LAST_TAG_ID + 1) if tag not in fixed]
     if len(every) > len(free):
@@ -104,10 +123,9 @@ def _fix(fixed: dict[int, dict[str, str]], tag: int, piece: dict[str, str], wher
 
 def default_tags() -> dict[int, dict[str, str]]:
     """The tags of the default catalogues shipped in ``rules/catalogues``."""
-    from rules.catalogue import default_catalogue
+    from station.games.kit import default_catalogues
 
-    return assign_tags({game: default_catalogue(game)
-                        for game in ("removal", "moving-day", "pick-n-packers")})
+    return assign_tags(default_catalogues())
 
 
 def tags_for_game(tags: Mapping[int, Mapping[str, str]], game: str) -> dict[int, dict[str, str]]:

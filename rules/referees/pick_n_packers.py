@@ -7,8 +7,8 @@ time order):
 
 - the batch :meth:`PickNPackersReferee.translate` (``packref`` tools, tests):
   whole lists in, a :class:`RefereeResult` out;
-- the live :class:`Referee`, one per station table (found by the station through
-  ``GAME``): one observation at a time in, the actions it settles out (see
+- the live :class:`Referee`, one per station table (named by the game's record in
+  the station): one observation at a time in, the actions it settles out (see
   "Live" below).
 
 Inputs, each a list of dicts with a time ``t`` in seconds (one clock for all):

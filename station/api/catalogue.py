@@ -57,14 +57,14 @@ def read_catalogue(game: str, services: ServicesDep) -> dict[str, Any]:
 def store_catalogue(game: str, services: ServicesDep, _author: TokenDep,
                     document: JsonBody) -> dict[str, Any]:
     """Store a learnt file as the station's copy of ``game``."""
-    from station.catalogue.copy import LEARNT_KEY
+    from station.catalogue.copy import learnt_key
 
     folder = _folder(services)
     folder.path(game)
     named = Node(document).get("game", game)
     if named.value != game:
         raise named.fail(f"this is a catalogue of {named.value!r}, not of {game!r}")
-    Node(document)[LEARNT_KEY[game]].items(min_length=1)
+    Node(document)[learnt_key(game)].items(min_length=1)
     folder.save(game, {**document, "game": game})
     return walk_view(game, _document(folder, game))
 

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, status
 from rules import game_names, get_game
 from station.api.deps import StationDep, TokenDep
 from station.api.models import CorrectionIn, GameStart, ObservationIn, RevealIn, TableCreate
+from station.games.views import labelled_outcomes
 from station.live.table import chance_summary
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -88,7 +89,8 @@ def legal_actions(table_id: str, station: StationDep,
 def chance_outcomes(table_id: str, station: StationDep,
                     limit: int = Query(500, ge=1, le=5000)) -> dict[str, Any]:
     """The reveals the table may enter now (contracts §9's picker), each with how many such
-    components are unseen; ``waiting`` when play cannot go on before one is made."""
+    components are unseen (and, where the game's record has them, the words the picker
+    shows); ``waiting`` when play cannot go on before one is made."""
     live = station.refresh(table_id)
     if live.current is None:
         return {"waiting": False, "outcomes": [], "total": 0, "unseen": 0}
@@ -96,7 +98,8 @@ def chance_outcomes(table_id: str, station: StationDep,
     summary = chance_summary(state)
     outcomes = [] if state.is_over() else state.chance_outcomes()
     return {"waiting": summary["waiting"], "unseen": summary["unseen"], "total": len(outcomes),
-            "outcomes": [outcome.to_json() for outcome in outcomes[:limit]]}
+            "outcomes": labelled_outcomes(state, outcomes[:limit])}
+
 
 
 @router.post("/tables/{table_id}/reveals", status_code=status.HTTP_201_CREATED)

@@ -242,7 +242,7 @@ def write_table_archive(station: Any, table_id: str, archive_root: Path, out: Pa
 
 def keep_demo_frames(station: Any, recordings: list[Any], archive_root: Path) -> None:
     """Give each demo camera recording a keeper for its table (``packref demo``)."""
-    from station.live.demo import demo_table_id
+    from station.demo.demo import demo_table_id
 
     for recording in recordings:
         if hasattr(recording, "keeper"):

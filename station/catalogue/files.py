@@ -34,12 +34,12 @@ class CopyFolder:
         self.folder = folder
 
     def path(self, game: str) -> Path:
-        from station.catalogue.copy import GAMES
+        from station.catalogue.copy import catalogue_games
 
-        if game not in GAMES:
+        if game not in (games := catalogue_games()):
             from station.errors import InputError
 
-            raise InputError(f"no game called {game!r} (known: {', '.join(GAMES)})")
+            raise InputError(f"no game called {game!r} (known: {', '.join(games)})")
         return self.folder / f"{game}.json"
 
     def load(self, game: str) -> dict[str, Any] | None:

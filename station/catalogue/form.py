@@ -27,19 +27,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from station.catalogue.config import MAX_PRESENT_G
-from station.catalogue.copy import DELICATE_BAD, DELICATE_GOOD, LEARNT_KEY, MAX_BOX_VALUE
+from station.catalogue.copy import DELICATE_BAD, DELICATE_GOOD, catalogue_wiring
 from station.errors import InputError
 from station.jsonin import Node
 
 NONE_WORDS = ("", "-", "none", "no")
 
 
-def _text(answer: str, node: Node) -> Any:
+def text_answer(answer: str, node: Node) -> Any:
     return Node(answer.strip(), node.path).string(non_empty=True)
 
 
-def _yes_no(answer: str, node: Node) -> Any:
+def yes_no(answer: str, node: Node) -> Any:
     word = answer.strip().lower()
     if word in ("y", "yes", "true", "1"):
         return True
@@ -48,7 +47,7 @@ def _yes_no(answer: str, node: Node) -> Any:
     raise node.fail("answer yes or no")
 
 
-def _number(low: float, high: float, whole: bool) -> Callable[[str, Node], Any]:
+def number_answer(low: float, high: float, whole: bool) -> Callable[[str, Node], Any]:
     def parse(answer: str, node: Node) -> Any:
         try:
             value: Any = json.loads(answer.strip())
@@ -64,25 +63,25 @@ def _number(low: float, high: float, whole: bool) -> Callable[[str, Node], Any]:
     return parse
 
 
-def _delicate(answer: str, node: Node) -> Any:
+def delicate_answer(answer: str, node: Node) -> Any:
     if answer.strip().lower() in NONE_WORDS:
         return None
     parts = answer.replace(",", " ").split()
     if len(parts) != 2:
         raise node.fail("give two numbers, the value undamaged and damaged (e.g. 2 -2), "
                         "or 'none'")
-    good = _number(*DELICATE_GOOD, True)(parts[0], Node(None, f"{node.path}[0]"))
-    bad = _number(*DELICATE_BAD, True)(parts[1], Node(None, f"{node.path}[1]"))
+    good = number_answer(*DELICATE_GOOD, True)(parts[0], Node(None, f"{node.path}[0]"))
+    bad = number_answer(*DELICATE_BAD, True)(parts[1], Node(None, f"{node.path}[1]"))
     return [good, bad]
 
 
-def _optional(parse: Callable[[str, Node], Any]) -> Callable[[str, Node], Any]:
+def optional(parse: Callable[[str, Node], Any]) -> Callable[[str, Node], Any]:
     def maybe(answer: str, node: Node) -> Any:
         return None if answer.strip().lower() in NONE_WORDS else parse(answer, node)
     return maybe
 
 
-def _choice(options: list[str]) -> Callable[[str, Node], Any]:
+def choice_answer(options: list[str]) -> Callable[[str, Node], Any]:
     def parse(answer: str, node: Node) -> Any:
         return Node(answer.strip(), node.path).choice(options)
     return parse
@@ -101,48 +100,21 @@ class Question:
         return {"key": self.key, "prompt": self.prompt, "required": self.required}
 
 
-def _removal(document: dict[str, Any]) -> list[Question]:
-    from rules.catalogue import default_catalogue
-
-    symbols = list(document.get("symbols") or default_catalogue("removal")["symbols"])
-    return [
-        Question("name", "name (what is it?)", _text),
-        Question("heavy", "heavy? (yes/no)", _yes_no, False),
-        Question("upright", "must stand upright? (yes/no)", _yes_no, False),
-        Question("antique", "antique? (yes/no)", _yes_no, False),
-        Question("delicate", "delicate: value undamaged and damaged, e.g. '2 -2' (or none)",
-                 _delicate, False),
-        Question("symbol", f"symbol ({', '.join(symbols)}; or none)",
-                 _optional(_choice(symbols)), False),
-        Question("value", f"a moving box? its value 0..{MAX_BOX_VALUE} (or none: an item)",
-                 _optional(_number(0, MAX_BOX_VALUE, True)), False),
-    ]
-
-
-MOVING_DAY_BOX = [
-    Question("type", "type (e.g. books)", _text),
-    Question("colour", "colour (e.g. red)", _text),
-    Question("fragile", "fragile? (yes/no)", _yes_no),
-    Question("weight", "weight (1..7)", _number(1, 7, True)),
-    Question("points", "weight symbols (1..3)", _number(1, 3, True)),
-]
-SHOP_CARD = [Question("number", "number printed on it (0..8; 0 is the 0/9 card)",
-                      _number(0, 8, True))]
-PRESENT = [Question("mass_g", f"mass in grams (a kitchen scale, or the drone's load cell; "
-                    f"up to {MAX_PRESENT_G:g})", _number(0, MAX_PRESENT_G, False))]
-
-
 def questions(game: str, document: dict[str, Any], key: str, index: int) -> list[Question]:
-    """What to ask of piece ``index`` of the list ``key`` in ``document``."""
-    if key == "presents":
-        return PRESENT
-    return {"removal": lambda: _removal(document), "moving-day": lambda: MOVING_DAY_BOX,
-            "pick-n-packers": lambda: SHOP_CARD, "small-warehouse": lambda: []}[game]()
+    """What to ask of piece ``index`` of the list ``key`` in ``document`` (the game's record's
+    questions; none for a game without)."""
+    from station.games import game_record
+
+    record = game_record(game)
+    if record is None or record.catalogue is None:
+        return []
+    return list(record.catalogue.questions(document, key))
 
 
 def lists(game: str) -> list[str]:
     """The lists of pieces a form walks through, in order."""
-    return [LEARNT_KEY[game]] + (["presents"] if game == "pick-n-packers" else [])
+    wiring = catalogue_wiring(game)
+    return [wiring.lesson.key, *wiring.more_lists]
 
 
 def answer(document: dict[str, Any], key: str, index: int, field: str, text: str) -> Any:

@@ -37,22 +37,26 @@ class Lesson:
     noun: str
     key: str  # the catalogue's list of learnt pieces
     read: Callable[[dict[str, Any]], dict[str, Any]]  # a piece reading → its entry
+    id_prefix: str | None = None  # pieces without a tag get ids: prefix + number laid
 
     def same(self, entry: dict[str, Any], other: dict[str, Any]) -> bool:
         """Whether two entries are the same piece seen twice (cards may repeat in a deck)."""
         return "tag" in entry and entry["tag"] == other.get("tag")
 
 
-def _card(mat: dict[str, Any]) -> dict[str, Any]:
+def card_piece(mat: dict[str, Any]) -> dict[str, Any]:
+    """A card on a colour mat: its squares."""
     return {"squares": card_squares(mat["cells"])}
 
 
-def _shaped(mat: dict[str, Any]) -> dict[str, Any]:
+def shaped_piece(mat: dict[str, Any]) -> dict[str, Any]:
+    """A tagged piece of any shape: its tag and shape."""
     tag, shape = tagged_piece(mat["cells"], mat.get("tags", []))
     return {"tag": tag, "shape": shape}
 
 
-def _one_square(noun: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def one_square(noun: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A tagged piece that covers one square (``noun``: what the person is told it is)."""
     def read(mat: dict[str, Any]) -> dict[str, Any]:
         tag, shape = tagged_piece(mat["cells"], mat.get("tags", []))
         if shape != ["#"]:
@@ -62,13 +66,11 @@ def _one_square(noun: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
     return read
 
 
-LESSONS = {
-    "small-warehouse": Lesson("small-warehouse", "colour", "card", "cards", _card),
-    "removal": Lesson("removal", "tags", "item", "items", _shaped),
-    "moving-day": Lesson("moving-day", "tags", "box", "boxes", _one_square("box")),
-    "pick-n-packers": Lesson("pick-n-packers", "tags", "shop card", "shop_cards",
-                             _one_square("shop card")),
-}
+def lesson_of(game: str) -> Lesson:
+    """What ``game``'s copy learns (its record's lesson); InputError for a game without one."""
+    from station.catalogue.copy import catalogue_wiring
+
+    return catalogue_wiring(game).lesson  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ class Learner:
 
     @property
     def lesson(self) -> Lesson:
-        return LESSONS[self.game]
+        return lesson_of(self.game)
 
     def see(self, frame: int, mats: dict[str, Any] | list[dict[str, Any]]) -> list[Note]:
         """A new stable reading (the teaching mat, or every mat of a frame); what to say."""
@@ -133,8 +135,8 @@ class Learner:
         if twin is not None:
             return self._note(frame, "duplicate", f"tag {entry['tag']} is already recorded "
                               f"({noun} {twin + 1}): not recorded again", entry)
-        if self.game == "small-warehouse":
-            entry = {"id": f"c{len(self.entries) + 1:02d}", **entry}
+        if self.lesson.id_prefix is not None:  # untagged pieces are numbered as laid
+            entry = {"id": f"{self.lesson.id_prefix}{len(self.entries) + 1:02d}", **entry}
         same = [seen["id"] for seen in self.entries
                 if "squares" in entry and seen["squares"] == entry["squares"]]
         self.entries.append(entry)

@@ -19,10 +19,12 @@ from station.cli._output import emit
 from station.errors import InputError
 
 ORDER = 48
-GAMES = ("small-warehouse", "removal", "moving-day", "pick-n-packers")
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    from station.catalogue.copy import catalogue_games
+
+    games = catalogue_games()
     parser = subparsers.add_parser(
         "catalogue", help="teach packref your copy: learn its pieces by camera, then edit",
         description="Learn a physical copy's pieces from the camera, fill in what the camera "
@@ -34,7 +36,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         description="Watch a camera or replay while pieces are laid one at a time on the "
         "game's empty mat; record each once it holds still; write FILE when the source ends "
         "or on Ctrl-C. Progress goes to stderr, a one-line JSON summary to stdout.")
-    learn.add_argument("game", choices=GAMES, metavar="GAME", help=", ".join(GAMES))
+    learn.add_argument("game", choices=games, metavar="GAME", help=", ".join(games))
     source = learn.add_mutually_exclusive_group(required=True)
     source.add_argument("--camera", type=int, metavar="N", help="camera number (0 = first)")
     source.add_argument("--replay", metavar="PATH", help="a folder of images or a video file")
@@ -49,7 +51,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "edit", help="answer, piece by piece, what the camera cannot see",
         description="Ask in the terminal (stdin) for every value the camera cannot see, "
         "checking each against the engine's limits; write FILE back.")
-    edit.add_argument("game", choices=GAMES, metavar="GAME", help=", ".join(GAMES))
+    edit.add_argument("game", choices=games, metavar="GAME", help=", ".join(games))
     edit.add_argument("file", metavar="FILE", help="the catalogue to fill in")
     edit.add_argument("--all", action="store_true",
                       help="ask for every value, not only the missing ones")
@@ -58,7 +60,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "check", help="whether the engine can play a copy's catalogue",
         description="Check every value of FILE and play the game once with it; print the "
         "pieces counted, or exit 2 with the reason.")
-    check.add_argument("game", choices=GAMES, metavar="GAME", help=", ".join(GAMES))
+    check.add_argument("game", choices=games, metavar="GAME", help=", ".join(games))
     check.add_argument("file", metavar="FILE", help="the catalogue to check")
     check.add_argument("--players", type=int, help="for this many players (default: fewest)")
     check.set_defaults(run=run_check)
@@ -77,9 +79,9 @@ def say(message: str) -> None:
 
 # -- learn -------------------------------------------------------------------------------
 def _teaching_mat(specs: list[Any], game: str, chosen: int | None) -> Any:
-    from station.catalogue.learn import LESSONS
+    from station.catalogue.learn import lesson_of
 
-    kind = LESSONS[game].mat_kind
+    kind = lesson_of(game).mat_kind
     if chosen is not None:
         spec = next((spec for spec in specs if spec.id == chosen), None)
         if spec is None:
@@ -111,7 +113,7 @@ class FrameCounter:
 def run_learn(arguments: argparse.Namespace) -> int:
     from station.catalogue.config import PROGRESS_EVERY
     from station.catalogue.files import write_atomically
-    from station.catalogue.learn import LESSONS, Learner
+    from station.catalogue.learn import Learner, lesson_of
     from station.cli.vision import load_reader
     from vision.errors import SourceError
     from vision.sources import ReplaySource, open_camera
@@ -130,7 +132,7 @@ def run_learn(arguments: argparse.Namespace) -> int:
                   else open_camera(arguments.camera))
     except SourceError as error:
         raise InputError(str(error)) from None
-    say(f"lay each {LESSONS[arguments.game].noun} alone on mat {spec.id}, wait until it is "
+    say(f"lay each {lesson_of(arguments.game).noun} alone on mat {spec.id}, wait until it is "
         "recorded, take it away; Ctrl-C when done")
     interrupted, counter = False, FrameCounter(source, PROGRESS_EVERY)
     try:

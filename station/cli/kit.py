@@ -14,7 +14,6 @@ from station.cli._output import emit
 from station.errors import InputError
 
 ORDER = 45
-GAMES = ("small-warehouse", "moving-day", "removal", "pick-n-packers")
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -52,34 +51,17 @@ def _check(arguments: argparse.Namespace) -> None:
         raise InputError("--truck-cell-mm: must be 2..200")
 
 
-def mat_requests(catalogues: dict[str, Any], per_game: int, cell_mm: float,
-                 truck_cell_mm: float, shop_cell_mm: float) -> list:
-    """The mats of each game, for as many players as ``per_game`` mat numbers allow."""
-    from vision.kit import MatRequest
-
-    requests = [MatRequest("small-warehouse", f"player {p} warehouse", 8, 10, "colour", cell_mm)
-                for p in range(1, min(2, per_game) + 1)]
-    vehicles = catalogues["moving-day"]["vehicles"]
-    for player in range(1, min(4, per_game // max(len(vehicles), 1)) + 1):
-        for vehicle in vehicles:
-            layout = vehicle["layout"]
-            requests.append(MatRequest("moving-day", f"player {player} {vehicle['name']}",
-                                       len(layout), len(layout[0]), "tags", cell_mm))
-    for number, layout in enumerate(catalogues["removal"]["trucks"][:per_game], start=1):
-        requests.append(MatRequest("removal", f"truck {number}", len(layout), len(layout[0]),
-                                   "tags", truck_cell_mm, frame=True))
-    requests.append(MatRequest("pick-n-packers", "shop grid", 3, 3, "tags", shop_cell_mm))
-    return requests
-
-
 def stickers(tags: dict[int, dict[str, str]], cell_mm: float, truck_cell_mm: float,
              shop_cell_mm: float, names: dict[tuple[str, str], str] | None = None) -> list:
     """One sticker per tag, sized for the cells its piece lies on; ``names`` maps
     (game, piece id) to the name printed on it (default: the id)."""
+    from station.games import game_record
     from vision.kit import Sticker
 
     names = names or {}
-    sizes = {"removal": truck_cell_mm, "moving-day": cell_mm, "pick-n-packers": shop_cell_mm}
+    kit_sizes = {"cell": cell_mm, "truck": truck_cell_mm, "shop": shop_cell_mm}
+    sizes = {game: kit_sizes[record.sticker_size] for game in {p["game"] for p in tags.values()}
+             if (record := game_record(game)) is not None}
     labels = {tag_id: names.get((piece["game"], piece["piece"]), piece["piece"])
               for tag_id, piece in tags.items()}
     return [Sticker(tag_id, f"{labels[tag_id]} {piece['face']}"
@@ -90,12 +72,13 @@ def stickers(tags: dict[int, dict[str, str]], cell_mm: float, truck_cell_mm: flo
 def copies(files: list[str]) -> dict[str, dict[str, Any]]:
     """The copies' catalogues of ``--catalogue FILE``, by the game each file names."""
     from station.catalogue.copy import load_copy
+    from station.games.kit import catalogued_games
     from station.jsonin import load_json_file
 
     found: dict[str, dict[str, Any]] = {}
     for path in files:
         game = load_json_file(path).get("game")
-        name = game.choice([g for g in GAMES if g != "small-warehouse"])
+        name = game.choice(catalogued_games())
         if name in found:
             raise InputError(f"--catalogue: two catalogues of {name}")
         found[name] = load_copy(name, path)
@@ -111,20 +94,20 @@ def piece_names(catalogues: dict[str, dict[str, Any]]) -> dict[tuple[str, str], 
 
 
 def run(arguments: argparse.Namespace) -> int:
-    from rules.catalogue import default_catalogue
+    from station.games.kit import default_catalogues, mat_requests
     from station.tags import assign_tags
     from vision.errors import KitError
     from vision.kit import plan_mats, table_numbers, write_kit
 
     _check(arguments)
     truck_cell = arguments.truck_cell_mm or arguments.cell_mm
-    catalogues = {game: default_catalogue(game) for game in GAMES if game != "small-warehouse"}
+    catalogues = default_catalogues()
     own = copies(arguments.catalogue)
     catalogues.update(own)
     try:
         numbers = table_numbers(arguments.table, arguments.tables)
-        requests = mat_requests(catalogues, len(numbers), arguments.cell_mm, truck_cell,
-                                arguments.shop_cell_mm)
+        requests = mat_requests(catalogues, len(numbers), {
+            "cell": arguments.cell_mm, "truck": truck_cell, "shop": arguments.shop_cell_mm})
         mats = plan_mats(requests, numbers)
         tags = assign_tags(catalogues)
         if own:  # exactly the copies' pieces

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 
 from station.cli._output import emit
+from station.games import game_record, game_records
 from station.jsonin import load_json_file
 
 ORDER = 10
-SCORED_GAMES = ("small-warehouse", "moving-day", "pick-n-packers", "removal")
+
+
+def scored_games() -> list[str]:
+    """The games whose record has a scorer."""
+    return [record.name for record in game_records() if record.scorer is not None]
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -19,14 +23,15 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         description="Score a game from a JSON file (formats in the README). Prints the "
         "result as JSON; bad input exits with status 2 and one line naming the place.",
     )
-    parser.add_argument("game", choices=SCORED_GAMES, metavar="GAME",
-                        help="one of: " + ", ".join(SCORED_GAMES))
+    games = scored_games()
+    parser.add_argument("game", choices=games, metavar="GAME", help="one of: " + ", ".join(games))
     parser.add_argument("file", metavar="FILE", help="the JSON file to score")
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
     document = load_json_file(arguments.file)
-    module = importlib.import_module(f"station.inputs.{arguments.game.replace('-', '_')}")
-    emit(module.score_document(document))
+    record = game_record(arguments.game)
+    assert record is not None and record.scorer is not None  # argparse's choices
+    emit(record.scorer(document))
     return 0

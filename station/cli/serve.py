@@ -314,7 +314,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
 def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: list[int],
                stop: Any) -> Any:
     """The demo's background task: play the recordings (``stop()`` the server after ``--once``)."""
-    from station.live.demo import run_demo as play
+    from station.demo.demo import run_demo as play
 
     async def background(services: Any) -> None:
         try:
@@ -336,8 +336,8 @@ def run_demo(arguments: argparse.Namespace) -> int:
     from station.appliance.archive import keep_demo_frames
     from station.appliance.setup import archive_dir
     from station.config import load_settings
-    from station.live.demo import prepare_tables
-    from station.live.recordings import demo_recordings
+    from station.demo.demo import prepare_tables
+    from station.demo.recordings import demo_recordings
 
     if arguments.speed <= 0:
         raise InputError("--speed: must be more than 0")

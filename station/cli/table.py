@@ -179,6 +179,7 @@ def run_events(arguments: argparse.Namespace) -> int:
 
 
 def run_outcomes(arguments: argparse.Namespace) -> int:
+    from station.games.views import labelled_outcomes
     from station.live.table import chance_summary
 
     station = open_station(arguments)
@@ -190,7 +191,7 @@ def run_outcomes(arguments: argparse.Namespace) -> int:
     summary = chance_summary(current.state)
     outcomes = current.state.chance_outcomes()
     emit({"waiting": summary["waiting"], "unseen": summary["unseen"], "total": len(outcomes),
-          "outcomes": [outcome.to_json() for outcome in outcomes]})
+          "outcomes": labelled_outcomes(current.state, outcomes)})
     return 0
 
 

@@ -15,9 +15,11 @@ when a game observation *changes*, in the camera referees' formats::
     {"kind": "drone-position", "t": 7.5, "card": 1}       # Pick 'n Packers' drone
 
 Which mat is whose comes from the printable kit (``packref kit``, table 0 of
-1 unless told): Small Warehouse player *n* lies on the *n*-th warehouse mat,
-Moving Day player *n* on the *n*-th set of vehicle mats, Removal player *n* on
-truck *n*'s frame, and Pick 'n Packers' shop on the shop grid.
+1 unless told) and the game's record (:mod:`station.games`): Small Warehouse
+player *n* lies on the *n*-th warehouse mat, Moving Day player *n* on the *n*-th
+set of vehicle mats, Removal player *n* on truck *n*'s frame, and Pick 'n
+Packers' shop on the shop grid. The record's reader turns the mats into the
+game's observations; a game without camera wiring is not read.
 
 Time stamps (``t``, seconds from the source's start): frame index / ``fps``
 for replays, the monotonic clock for cameras (``clock``, one small seam). A live
@@ -39,158 +41,81 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from station.games import game_record, game_records
+from station.games.camera import CameraError, CameraLayout, in_order
 from station.live.clock_bridge import ClockBridge
 from station.live.sources import Timed, hand_on
 from station.live.station import Station, UnknownTable
 
+__all__ = ["CameraError", "CameraLayout", "CameraSource", "GameReader", "attach",
+           "camera_games", "camera_layout", "ensure_table", "open_frames", "table_layout"]
+
 LOG = logging.getLogger("packref.camera")
 Clock = Callable[[], float]
-CAMERA_GAMES = ("small-warehouse", "moving-day", "removal", "pick-n-packers")
 DEFAULT_STABLE = 3
 
 
-class CameraError(ValueError):
-    """A camera, replay or layout that cannot be used; the message says why in one line."""
+def camera_games() -> list[str]:
+    """The games whose record says how the camera reads them."""
+    return [record.name for record in game_records() if record.camera is not None]
 
 
 # ------------------------------------------------------------------------ the mats
-@dataclass
-class CameraLayout:
-    """Which mats to read for a game, whose each one is, and how tags map to pieces.
-
-    ``roles``: Small Warehouse and Removal ``{player: mat}``, Moving Day
-    ``{player: {vehicle: mat}}``, Pick 'n Packers ``{"shop": mat}``.
-    """
-
-    game: str
-    players: list[str]
-    specs: list[Any]  # vision.layout.MatSpec
-    roles: dict[str, Any]
-    tags: dict[int, dict[str, str]] = field(default_factory=dict)
-    shapes: dict[str, list[str]] = field(default_factory=dict)
-    card_numbers: dict[str, int] = field(default_factory=dict)
-
-
-def _catalogues() -> dict[str, dict[str, Any]]:
-    from rules.catalogue import default_catalogue
-
-    return {game: default_catalogue(game) for game in CAMERA_GAMES if game != "small-warehouse"}
-
-
 def _kit_mats(catalogues: dict[str, Any], game: str, table: int, tables: int) -> list[Any]:
     """The kit's mats of ``game`` for table ``table`` of ``tables`` (as ``packref kit`` prints)."""
-    from station.cli.kit import mat_requests
+    from station.games.kit import mat_requests
     from vision.errors import KitError
     from vision.kit import plan_mats, table_numbers
 
     try:
         numbers = table_numbers(table, tables)
-        requests = mat_requests(catalogues, len(numbers), 20.0, 20.0, 70.0)
+        requests = mat_requests(catalogues, len(numbers))
         return [mat for mat in plan_mats(requests, numbers) if mat.request.game == game]
     except KitError as error:
         raise CameraError(f"kit: {error}") from None
-
-
-def _roles(game: str, players: list[str], mats: list[Any]) -> tuple[dict[str, Any], list[Any]]:
-    """Who owns which of the kit's mats; the mats used."""
-    if game == "pick-n-packers":
-        return {"shop": mats[0].spec.id}, [mats[0].spec]
-    if game == "moving-day":
-        vehicles = list(dict.fromkeys(mat.request.label.split()[-1] for mat in mats))
-        sets = [mats[i:i + len(vehicles)] for i in range(0, len(mats), len(vehicles))]
-        if len(players) > len(sets):
-            raise CameraError(f"moving-day: the kit has vehicle mats for {len(sets)} players, "
-                              f"not {len(players)}")
-        roles = {player: {mat.request.label.split()[-1]: mat.spec.id for mat in sets[index]}
-                 for index, player in enumerate(players)}
-        return roles, [mat.spec for group in sets[:len(players)] for mat in group]
-    if len(players) > len(mats):
-        raise CameraError(f"{game}: the kit has mats for {len(mats)} players, "
-                          f"not {len(players)}")
-    return ({player: mats[index].spec.id for index, player in enumerate(players)},
-            [mat.spec for mat in mats[:len(players)]])
 
 
 def camera_layout(game: str, players: list[str], table: int = 0, tables: int = 1,
                   catalogue: dict[str, Any] | None = None) -> CameraLayout:
     """The mats, owners and tags of ``game`` played by ``players`` at kit table ``table``
     (``catalogue``: the copy's own, whose pieces keep the tags stuck on them)."""
+    from station.games.kit import default_catalogues
     from station.tags import assign_tags, tags_for_game
 
-    if game not in CAMERA_GAMES:
-        raise CameraError(f"the camera does not read {game!r} (it reads {', '.join(CAMERA_GAMES)})")
-    catalogues = _catalogues()
-    if catalogue is not None and game != "small-warehouse":
+    record = game_record(game)
+    if record is None or record.camera is None:
+        raise CameraError(f"the camera does not read {game!r} "
+                          f"(it reads {', '.join(camera_games())})")
+    catalogues = default_catalogues()
+    if catalogue is not None and game in catalogues:
         catalogues[game] = catalogue
-    roles, specs = _roles(game, list(players), _kit_mats(catalogues, game, table, tables))
+    roles, specs = record.camera.roles(list(players),
+                                       _kit_mats(catalogues, game, table, tables))
     layout = CameraLayout(game, list(players), specs, roles,
                           tags_for_game(assign_tags(catalogues), game))
-    if game == "removal":
-        layout.shapes = {item["id"]: list(item["shape"]) for kind in ("items", "boxes")
-                         for item in catalogues["removal"].get(kind, [])}
-    if game == "pick-n-packers":
-        layout.card_numbers = {card["id"]: int(card["number"])
-                               for card in catalogues["pick-n-packers"]["shop_cards"]}
+    if record.camera.extend is not None:
+        record.camera.extend(layout, catalogues.get(game, {}))
     return layout
 
 
 # ------------------------------------------------------------ mats → game observations
 class GameReader:
-    """Turns stable mat readings into the game's observations, keeping what each reader needs."""
+    """Turns stable mat readings into the game's observations (its record's reader, which
+    keeps what it needs from frame to frame)."""
 
     def __init__(self, layout: CameraLayout) -> None:
+        record = game_record(layout.game)
+        if record is None or record.camera is None:
+            raise CameraError(f"the camera does not read {layout.game!r}")
         self.layout = layout
-        self.shop: list[list[str | None]] | None = None  # the last shop layout seen
+        self.reader = record.camera.reader(layout)
 
     def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
         """Each game observation the mats show, by a key (one per truck for Removal)."""
-        from vision.games.moving_day import read_vehicles
-        from vision.games.removal import read_truck
-        from vision.games.small_warehouse import read_warehouses
-
-        layout = self.layout
-        mats = [_in_order(mat) for mat in mats]
-        if layout.game == "small-warehouse":
-            return {"warehouses": {"kind": "warehouses",
-                                   "warehouses": read_warehouses(mats, layout.roles)}}
-        if layout.game == "moving-day":
-            return {"vehicles": {"kind": "vehicles",
-                                 "players": read_vehicles(mats, layout.roles, layout.tags)}}
-        if layout.game == "removal":
-            found = {mat["id"]: mat for mat in mats}
-            return {f"truck:{player}": {"kind": "truck", "player": player,
-                                        **read_truck(found.get(mat_id, {"found": False}),
-                                                     layout.tags, layout.shapes)}
-                    for player, mat_id in layout.roles.items()}
-        return self._drone(mats, t)
-
-    def _drone(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
-        """Pick 'n Packers: the card under the drone, as a drone position."""
-        from vision.games.pick_n_packers import read_shop
-
-        mat = next((m for m in mats if m["id"] == self.layout.roles["shop"]), {"found": False})
-        shop = read_shop(mat, self.layout.tags, previous=self.shop)
-        if not shop.get("found"):
-            return {}
-        self.shop = shop["cards"]
-        # The shop's layout, for a game dealt by hand (the referee reveals the cards it sees).
-        seen = {"shop": {"kind": "shop", "cards": shop["cards"]}}
-        drone = shop.get("drone") or {}
-        number = self.layout.card_numbers.get(drone.get("card") or "")
-        if number is None:
-            return seen
-        return {**seen, "drone": {"kind": "drone-position", "t": round(t, 3), "card": number}}
-
-
-def _in_order(mat: dict[str, Any]) -> dict[str, Any]:
-    """The mat with its tags by place (the detector's order varies from frame to frame)."""
-    if not mat.get("tags"):
-        return mat
-    return {**mat, "tags": sorted(mat["tags"], key=lambda t: (t["row"], t["col"], t["id"]))}
+        return self.reader.observations([in_order(mat) for mat in mats], t)
 
 
 # ---------------------------------------------------------------------------- frames

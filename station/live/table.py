@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import Action, Game, IllegalAction, State, get_game
+from station.games.views import present
 from station.live.translators import TableTranslator
 from station.store import Event, TableInfo
-from station.web.presenters import present
 
 RECENT_EVENTS = 30
 KEPT_READINGS = 120

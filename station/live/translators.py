@@ -2,15 +2,12 @@
 
 A *translator* turns one stable observation of a table (a plain dict: what the
 camera read, what the drone's sensors detected) into the game actions it
-means, given the current state. Translators are pluggable, keyed by game name:
-
-- register one here with :func:`register_translator` (``game_name`` and a
-  factory that makes a fresh translator for each table); or
-- put a module in :mod:`rules.referees` (e.g. ``rules/referees/pick_n_packers.py``)
-  that defines ``GAME = "pick-n-packers"`` and either a class ``Referee``
-  (instantiated once per table, with a ``translate(state, observation)``
-  method) or a function ``translate(state, observation)``. The station finds
-  those modules by itself.
+means, given the current state. A game's translator is the referee its record
+names (:mod:`station.games`, e.g. ``rules.referees.pick_n_packers.Referee``,
+instantiated once per table, with a ``translate(state, observation)`` method);
+:func:`register_translator` puts another in its place or gives one to a game
+without a record (``game_name`` and a factory that makes a fresh translator
+for each table).
 
 ``translate`` returns a list of actions (empty when nothing happened), may
 raise :class:`rules.IllegalAction` when the observation cannot be made sense
@@ -35,14 +32,12 @@ keys a person adds (``docs/rules-notes.md``, "Camera referees").
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-import threading
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from rules import Action, IllegalAction, State
 from rules.engine import REVEAL
+from station.games import game_record, game_records
 
 PASSED_THROUGH = ("declared", "reveal")  # observation kinds that carry their action as it is
 PERSON = "person"  # a person's entries, added to the readings that follow
@@ -58,8 +53,6 @@ class Translator(Protocol):
 TranslatorFactory = Callable[[], Translator]
 
 _FACTORIES: dict[str, TranslatorFactory] = {}
-_discovered = False
-_discovery_lock = threading.Lock()
 
 
 def register_translator(game_name: str, factory: TranslatorFactory) -> None:
@@ -67,61 +60,25 @@ def register_translator(game_name: str, factory: TranslatorFactory) -> None:
     _FACTORIES[game_name] = factory
 
 
-class _FunctionTranslator:
-    """Wraps a module-level ``translate`` function as a translator."""
-
-    def __init__(self, function: Callable[[State, Mapping[str, Any]], list[Action]]) -> None:
-        self.function = function
-
-    def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
-        return list(self.function(state, observation))
-
-
-def _discover_referees() -> None:
-    """Register the translators found in :mod:`rules.referees`, if that package exists.
-
-    Tables are set up from several threads at once: the first caller discovers while
-    the others wait, so no table is made before every referee is known.
-    """
-    global _discovered
-    with _discovery_lock:
-        if _discovered:
-            return
-        try:
-            package = importlib.import_module("rules.referees")
-        except ModuleNotFoundError:
-            package = None
-        if package is not None:
-            _register_referees(package)
-        _discovered = True
-
-
-def _register_referees(package: Any) -> None:
-    """Register each referee module's ``Referee`` class (or ``translate`` function)."""
-    for info in pkgutil.iter_modules(package.__path__):
-        module = importlib.import_module(f"rules.referees.{info.name}")
-        game_name = getattr(module, "GAME", None)
-        if not isinstance(game_name, str) or game_name in _FACTORIES:
-            continue
-        if hasattr(module, "Referee"):
-            register_translator(game_name, module.Referee)
-        elif callable(getattr(module, "translate", None)):
-            function = module.translate
-            register_translator(game_name, lambda function=function: _FunctionTranslator(function))
+def _factory(game_name: str) -> TranslatorFactory | None:
+    """The registered factory, else the referee of the game's record."""
+    if game_name in _FACTORIES:
+        return _FACTORIES[game_name]
+    record = game_record(game_name)
+    return record.referee if record is not None else None
 
 
 def translated_games() -> list[str]:
     """Names of the games that have a translator of their own."""
-    _discover_referees()
-    return sorted(_FACTORIES)
+    return sorted(set(_FACTORIES) | {record.name for record in game_records()
+                                     if record.referee is not None})
 
 
 class TableTranslator:
     """The translator of one table: declared actions pass, the rest go to the game's own."""
 
     def __init__(self, game_name: str) -> None:
-        _discover_referees()
-        factory = _FACTORIES.get(game_name)
+        factory = _factory(game_name)
         self.game_name = game_name
         self.inner: Translator | None = factory() if factory else None
         self.entered: dict[str, Any] = {}  # a person's entries not yet used by an action

@@ -1,1 +1,1 @@
-"""The dashboard's look: templates, static JS/CSS, and per-game drawing views."""
+"""The dashboard's look: templates and static JS/CSS (views are made in ``station.games``)."""

@@ -275,3 +275,25 @@ def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: st
         page.screenshot(path=str(tmp_path / "tournament-organiser.png"), full_page=True)
         browser.close()
     assert script_errors == []
+
+
+def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "small-warehouse", "players": ["Ana", "Ben"], "deal": "table"}}
+             ).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        options = page.get_by_label("Pick what was drawn or turned up").locator("option")
+        playwright_api.expect(options.first).to_have_text("Ana's starting card: c01")
+        browser.close()

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from station.live.recordings import demo_recordings
+from station.demo.recordings import demo_recordings
 from station.live.station import Station
 from station.store import EventStore, open_database
 from tests.conftest import REPO
@@ -118,7 +118,7 @@ def test_the_demo_plays_every_recording_through_the_live_loop_once(tmp_path: Pat
 def check_camera_table(station: Station, recording: Any, kind: str, frames: Path) -> None:
     """A camera demo table: its actions came from the camera (or declared where the camera
     cannot see them), and its scores are the engine's for the recorded script."""
-    from station.live.camera_fixtures import replay_script
+    from station.demo.camera_fixtures import replay_script
 
     script = recording.script
     table_id = f"demo-{script['game']}"

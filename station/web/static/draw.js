@@ -1,4 +1,4 @@
-// Drawing a table's view (made by station/web/presenters.py) as SVG, and the drone's mass graph.
+// Drawing a table's view (made by station/games: views.py and each game's module) as SVG, and the drone's mass graph.
 "use strict";
 (function () {
   const CELL = 30;

@@ -46,7 +46,8 @@
   // -- the reveal picker: exactly the legal outcomes of the table's chance step (contracts §9)
   let pickerSeq = -1;
   function outcomeLabel(outcome) {
-    const fields = Object.entries(outcome.action).filter(([k]) => k !== "type")
+    // the game's own words (its record in station/games), else the action's fields
+    const fields = outcome.label || Object.entries(outcome.action).filter(([k]) => k !== "type")
       .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(", ");
     return fields + (outcome.count > 1 ? " (" + outcome.count + " unseen)" : "");
   }

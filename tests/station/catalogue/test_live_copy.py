@@ -9,9 +9,9 @@ import pytest
 
 from rules.catalogue import default_catalogue
 from station.catalogue.copy import read_copy
+from station.demo.camera_fixtures import camera_sees, mat_contents, truth_mats
 from station.jsonin import Node
 from station.live.camera import GameReader, table_layout
-from station.live.camera_fixtures import camera_sees, mat_contents, truth_mats
 from station.live.hub import Hub
 from station.live.station import Station
 from station.live.table import LiveTable

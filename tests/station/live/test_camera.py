@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import pytest
 
-from station.live import camera_fixtures as fixtures
+from station.demo import camera_fixtures as fixtures
 from station.live.camera import (
     CameraError,
     CameraSource,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from station.demo.recordings import record_random_game
 from station.live.hub import Hub
-from station.live.recordings import record_random_game
 from station.live.sources import Recording, Timed, feed
 from station.live.station import Station
 from station.store import EventStore, FixedClock, open_database

@@ -126,27 +126,15 @@ def test_a_games_translator_is_used_and_its_memory_survives_a_restart(
     assert snapshot["flags"][0]["reason"] == "the counter went backwards"
 
 
-def test_referee_modules_are_discovered_by_convention(monkeypatch: pytest.MonkeyPatch,
-                                                      tmp_path, toy_game: str) -> None:
-    package = tmp_path / "fake_rules" / "referees"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "race.py").write_text(
-        f"GAME = {toy_game!r}\n"
-        "def translate(state, observation):\n"
-        "    return [{'type': 'add', 'n': observation['pips']}]\n")
-    import importlib
-    import sys
+def test_a_registered_translator_takes_the_place_of_the_records_referee(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    class Silent:
+        def translate(self, state, observation):  # type: ignore[no-untyped-def]
+            return []
 
-    monkeypatch.syspath_prepend(str(tmp_path / "fake_rules"))
-    monkeypatch.setitem(sys.modules, "rules.referees", importlib.import_module("referees"))
-    monkeypatch.setitem(sys.modules, "rules.referees.race",
-                        importlib.import_module("referees.race"))
-    monkeypatch.setattr(translators, "_FACTORIES", {})
-    monkeypatch.setattr(translators, "_discovered", False)
-    assert toy_game in translators.translated_games()
-    table = translators.TableTranslator(toy_game)
-    assert table.translate(None, {"pips": 2}) == [{"type": "add", "n": 2}]  # type: ignore[arg-type]
+    assert type(translators.TableTranslator("removal").inner).__name__ == "Referee"
+    monkeypatch.setattr(translators, "_FACTORIES", {"removal": Silent})
+    assert isinstance(translators.TableTranslator("removal").inner, Silent)
 
 
 def test_two_stations_sharing_a_hub_database_never_lose_or_repeat_an_event(

@@ -1,4 +1,4 @@
-"""Drawing views: each game's own presenter works on its engine's real states."""
+"""Drawing views: each game record's presenter works on its engine's real states."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import random
 import pytest
 
 from rules import game_names, get_game
-from station.web import presenters
+from station.games import game_record, game_records
+from station.games.views import present
 
 
 def played(game_name: str, players: int, moves: int, seed: int = 2):
@@ -27,18 +28,19 @@ def marks(view: dict) -> set[str]:
             if cell for mark in cell["m"]}
 
 
-@pytest.mark.parametrize("game_name", sorted(presenters.PRESENTERS))
+@pytest.mark.parametrize("game_name", [record.name for record in game_records()
+                                       if record.presenter is not None])
 def test_each_games_presenter_draws_its_engines_states(game_name: str) -> None:
     if game_name not in game_names():
         pytest.skip(f"{game_name} has no engine in this checkout")
     state = played(game_name, 3, 12)
-    view = presenters.PRESENTERS[game_name](state)  # raises if the engine changed shape
-    assert presenters.present(state) == view
+    view = game_record(game_name).presenter(state)  # raises if the engine changed shape
+    assert present(state) == view
     if game_name == "removal":
         assert len(view["boards"]) == 3 and "minus" in marks(view)
     elif game_name == "moving-day":
         assert len(view["boards"]) == 9
-        assert "damaged" in marks(presenters.present(played(game_name, 3, 60)))
+        assert "damaged" in marks(present(played(game_name, 3, 60)))
     elif game_name == "small-warehouse":
         assert [board["title"] for board in view["boards"]] == ["Ana's warehouse",
                                                                 "Ben's warehouse"]
@@ -49,7 +51,7 @@ def test_each_games_presenter_draws_its_engines_states(game_name: str) -> None:
 def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None:
     state = get_game(toy_game).new_game(["Ana", "Ben"], seed=0)
     state.apply({"type": "add", "n": 2})
-    view = presenters.present(state)
+    view = present(state)
     assert view["boards"] == [{"title": "track", "rows": [
         [{"t": "#", "k": "#", "m": []}, {"t": "#", "k": "#", "m": []}, None, None, None],
         [None] * 5]}]
@@ -62,7 +64,7 @@ def test_small_warehouse_shows_the_supply_seen_and_the_draw_pile_count_only() ->
         state.apply({"type": "reveal", "zone": "warehouse", "player": player, "card": card})
     state.apply({"type": "reveal", "zone": "supply", "card": "c07"})
     state.apply({"type": "reveal", "zone": "hand", "player": 0, "card": "c09"})
-    lines = presenters.present(state)["lines"]
+    lines = present(state)["lines"]
     assert lines == ["supply: c07 ? ?", "draw pile: 13 cards"]
 
 
@@ -70,6 +72,6 @@ def test_the_drone_line_names_loaded_presents_once_seen() -> None:
     state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], deal="table")
     state.apply({"type": "speculate", "card": 3})
     state.apply({"type": "load"})
-    assert "on the drone: card 0's present" in presenters.present(state)["lines"]
+    assert "on the drone: card 0's present" in present(state)["lines"]
     state.apply({"type": "reveal", "zone": "present", "shop": 0, "present": "wood-2"})
-    assert "on the drone: wood-2" in presenters.present(state)["lines"]
+    assert "on the drone: wood-2" in present(state)["lines"]

@@ -16,7 +16,7 @@ that is not the first choice...) are declared, as a referee's button would.
 
 Write the scripts with::
 
-    python -m station.live.camera_fixtures fixtures/demo/camera
+    python -m station.demo.camera_fixtures fixtures/demo/camera
 
 and render one script's frames without the demo (e.g. for ``packref vision
 watch --replay``) with ``--render DIR``.
@@ -39,6 +39,8 @@ from pathlib import Path
 from typing import Any
 
 from rules import Action, State, get_game
+from station.games import game_record, game_records
+from station.games.camera import CameraError, tag_ids
 from station.live.camera import (
     DEFAULT_STABLE,
     CameraLayout,
@@ -50,7 +52,6 @@ from station.live.sources import Recording, Timed
 from station.live.translators import TableTranslator
 
 LOG = logging.getLogger("packref.camera")
-CAMERA_GAMES = ("small-warehouse", "moving-day", "removal")
 SCRIPT_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "demo" / "camera"
 PLAYERS = ["Ana", "Ben"]
 FPS = 3.0  # frames a second of the replay: about one action a second
@@ -64,57 +65,27 @@ VERIFY_TRIES = 5  # renders of a clean frame until the reader reads its truth
 
 
 # ----------------------------------------------------------------- state → what lies
-def _tag_ids(layout: CameraLayout) -> dict[tuple[str, str], int]:
-    return {(piece["piece"], piece["face"]): tag_id for tag_id, piece in layout.tags.items()}
-
-
 def mat_contents(layout: CameraLayout, state: State) -> list[Any]:
-    """What lies on each of the layout's mats in ``state`` (``vision.render.MatContent``)."""
+    """What lies on each of the layout's mats in ``state`` (``vision.render.MatContent``),
+    as the game's record lays it."""
     from vision.render import MatContent
 
     contents = {spec.id: MatContent.empty(spec) for spec in layout.specs}
-    tags = _tag_ids(layout)
-    if layout.game == "small-warehouse":
-        for player, mat_id in layout.roles.items():
-            contents[mat_id].cells = list(state.data["grids"][state.players.index(player)])
-    elif layout.game == "moving-day":
-        _vehicles(layout, state, contents, tags)
-    else:
-        _trucks(layout, state, contents, tags)
+    _lay(layout.game)(layout, state, contents, tag_ids(layout))
     return [contents[spec.id] for spec in layout.specs]
 
 
-def _vehicles(layout: CameraLayout, state: State, contents: dict[int, Any],
-              tags: dict[tuple[str, str], int]) -> None:
-    names = [vehicle["name"] for vehicle in state.setup["vehicles"]]
-    for player, mats in layout.roles.items():
-        vehicles = state.data["players"][state.players.index(player)]["vehicles"]
-        for name, vehicle in zip(names, vehicles, strict=True):
-            content = contents[mats[name]]
-            for row, line in enumerate(vehicle["grid"]):
-                for col, box in enumerate(line):
-                    if box is not None:
-                        tag = tags[(box, "front")]
-                        content.place_piece([(row, col)], (tag, row, col, 90 * (tag % 4)), tag)
+def _lay(game: str) -> Any:
+    record = game_record(game)
+    if record is None or record.camera is None or record.camera.lay is None:
+        raise CameraError(f"the demo cannot film {game!r}")
+    return record.camera.lay
 
 
-def _trucks(layout: CameraLayout, state: State, contents: dict[int, Any],
-            tags: dict[tuple[str, str], int]) -> None:
-    from rules.referees.removal import tag_square
-    from rules.removal_truck import oriented_cells
-
-    for player, mat_id in layout.roles.items():
-        content = contents[mat_id]
-        for record in state.data["players"][state.players.index(player)]["truck"]:
-            shape = layout.shapes[record["item"]]
-            cells = [(record["row"] + r, record["col"] + c) for r, c in
-                     oriented_cells(tuple(shape), record["rotation"], record["flip"])]
-            square = tag_square(shape, record["row"], record["col"], record["rotation"],
-                                record["flip"])
-            face = "back" if record["flip"] and (record["item"], "back") in tags else "front"
-            content.tags = [tag for tag in content.tags if (tag[1], tag[2]) not in cells]
-            content.place_piece(cells, (tags[(record["item"], face)], *square,
-                                        record["rotation"]), tags[(record["item"], "front")])
+def filmed_games() -> list[str]:
+    """The games whose record lays out its state on the mats (the camera demo's games)."""
+    return [record.name for record in game_records()
+            if record.camera is not None and record.camera.lay is not None]
 
 
 def truth_mats(contents: list[Any]) -> list[dict[str, Any]]:
@@ -466,7 +437,7 @@ def camera_recording(path: Path, data_dir: Path) -> CameraRecording:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m station.live.camera_fixtures DIR [--seed S] [--render OUT]``."""
+    """``python -m station.demo.camera_fixtures DIR [--seed S] [--render OUT]``."""
     parser = argparse.ArgumentParser(description="Write the camera scripts of the demo "
                                      "(and, with --render, render their frames).")
     parser.add_argument("directory", type=Path, nargs="?", default=SCRIPT_DIR)
@@ -474,7 +445,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--render", type=Path, help="also render the frames into this folder")
     arguments = parser.parse_args(argv)
     arguments.directory.mkdir(parents=True, exist_ok=True)
-    for game in CAMERA_GAMES:
+    for game in filmed_games():
         script = make_script(game, arguments.seed)
         path = arguments.directory / f"{game}.json"
         path.write_text(json.dumps(script) + "\n", encoding="utf-8")

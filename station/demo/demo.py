@@ -6,7 +6,7 @@ translators, engine, store and broadcast, exactly like live hardware. Passes
 repeat until stopped, or once with ``once=True``.
 
 A recording with a ``stream(stop)`` method (a camera replay,
-:class:`station.live.camera_fixtures.CameraRecording`) makes its items as it
+:class:`station.demo.camera_fixtures.CameraRecording`) makes its items as it
 plays — frames rendered and read by the camera source — so it is fed from a
 thread of its own, paced the same way.
 """

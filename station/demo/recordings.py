@@ -6,7 +6,7 @@ was legal a moment ago) that the engine refuses and a referee then accepts.
 
 Make the files under ``fixtures/demo/`` with::
 
-    python -m station.live.recordings fixtures/demo
+    python -m station.demo.recordings fixtures/demo
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import random
 from pathlib import Path
 
 from rules import Action, IllegalAction, State, game_names, get_game
+from station.games import DemoWiring, game_record
 from station.live.sources import Recording, Timed
 
 PLAYER_NAMES = ["Ana", "Ben", "Cas", "Dee", "Eli", "Fay"]
@@ -46,44 +47,14 @@ def _stale_action(state: State, seen: list[Action], rng: random.Random) -> Actio
     return None
 
 
-def _skilful_pilots(state: State, actions: list[Action], rng: random.Random) -> Action:
-    """Pick 'n Packers pilots who mostly load, and mostly fly to the next card."""
-    if state.data.get("phase") == "challenge":
-        wanted = [{"type": "load"},
-                  {"type": "land", "card": (state.data.get("reached", 0) + 1) % 9}]
-        good = [action for action in actions if action in wanted]
-        if good and rng.random() < 0.92:
-            return good[0]
+def _any(state: State, actions: list[Action], rng: random.Random) -> Action:
     return rng.choice(actions)
 
 
-def _choose(state: State, actions: list[Action], rng: random.Random) -> Action:
-    if state.game.name == "pick-n-packers":
-        return _skilful_pilots(state, actions, rng)
-    return rng.choice(actions)
-
-
-class _DroneScale:
-    """Made-up load-cell readings to go with a Pick 'n Packers recording (for the mass graph)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.mass = 0.0
-
-    def reading(self, t: float, action: Action, new_round: bool) -> Timed | None:
-        kind = action.get("type")
-        if new_round:
-            self.mass = 0.0
-        if kind == "load":
-            self.mass += self.rng.uniform(6.0, 18.0)
-        elif kind in ("fall", "touch"):
-            self.mass = max(0.0, self.mass - self.rng.uniform(5.0, 12.0))
-        elif kind != "land":
-            return None
-        event = {"load": "load", "land": "land"}.get(kind, "drop")
-        at = round(t + 0.3, 3)
-        return Timed(at, {"kind": "telemetry", "t": at, "event": event,
-                          "mass_g": round(self.mass + self.rng.uniform(-0.3, 0.3), 1)}, "drone")
+def _demo(game_name: str) -> DemoWiring:
+    """How the game's record plays a demo game (any legal action, no readings, by default)."""
+    record = game_record(game_name)
+    return record.demo if record is not None and record.demo is not None else DemoWiring()
 
 
 def record_random_game(game_name: str, seed: int, players: list[str] | None = None) -> Recording:
@@ -92,7 +63,8 @@ def record_random_game(game_name: str, seed: int, players: list[str] | None = No
     rng = random.Random(seed)
     state = get_game(game_name).new_game(players, seed=seed)
     recording = Recording(game_name, players, seed)
-    scale = _DroneScale(random.Random(seed)) if game_name == "pick-n-packers" else None
+    demo = _demo(game_name)
+    scale = demo.readings(random.Random(seed)) if demo.readings else None
     seen: list[Action] = []
     t = 1.0
     while not state.is_over() and len(recording.items) < MAX_ITEMS:
@@ -103,13 +75,13 @@ def record_random_game(game_name: str, seed: int, players: list[str] | None = No
                 recording.items.append(_declared(t, stale))
                 recording.items.append(Timed(round(t + 2.5, 3), None, "referee", "accept"))
                 t = round(t + 3.5, 3)
-        action = _choose(state, actions, rng)
+        action = (demo.choose or _any)(state, actions, rng)
         round_before = state.data.get("round")
         recording.items.append(_declared(t, action))
         state.apply(action)
         reading = scale and scale.reading(t, action, state.data.get("round") != round_before)
         if reading:
-            recording.items.append(reading)
+            recording.items.append(Timed(*reading, "drone"))
         seen = (seen + actions)[-40:]
         t = round(t + STEP_SECONDS, 3)
     recording.final_scores = {score.player: score.total for score in state.scores()}
@@ -121,7 +93,7 @@ def demo_recordings(directory: Path = DEMO_DIR, data_dir: Path | None = None) ->
 
     With ``data_dir``, a camera script (``camera/NAME.json``: a seeded game whose
     frames are rendered into ``data_dir/camera/NAME`` and read by the camera
-    source, see :mod:`station.live.camera_fixtures`) comes first. A drone demo
+    source, see :mod:`station.demo.camera_fixtures`) comes first. A drone demo
     (``NAME.drone.json``: committed serial captures played through the link
     replay, the live detector and the game's live referee, see
     :func:`station.live.drone.drone_recording`) comes before a declared ``NAME.jsonl``.
@@ -133,7 +105,7 @@ def demo_recordings(directory: Path = DEMO_DIR, data_dir: Path | None = None) ->
         drone, path = directory / f"{name}.drone.json", directory / f"{name}.jsonl"
         camera = directory / "camera" / f"{name}.json"
         if data_dir is not None and camera.exists():
-            from station.live.camera_fixtures import camera_recording
+            from station.demo.camera_fixtures import camera_recording
 
             recordings.append(camera_recording(camera, data_dir))
         elif drone.exists():

@@ -1,0 +1,108 @@
+"""Drawing views: what a table's SVG shows, made from a game's state.
+
+A *view* is plain JSON the browser draws without knowing the game::
+
+    {"boards": [{"title": "Ana's truck", "rows": [[cell or null, ...], ...]}],
+     "lines": ["supply: c03 c11 c19"],
+     "drone": {"reached": 6, "speculations": {"Cas": 4}, "pilots": ["Ana"]}}
+
+A cell is ``{"t": text, "k": colour key, "m": [marks]}``; marks are
+``damaged``, ``minus`` (a visible "−1" square), ``wall`` (no space),
+``empty-box``, ``fragile``. A game whose record (:mod:`station.games`) has a
+presenter gets a view made for it, drawn with :func:`cell`; any other game gets
+a generic one found in its state (every grid-like value). A presenter that
+fails (an engine changed) falls back to the generic view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from rules import State
+from rules.engine import Outcome
+
+Cell = dict[str, Any] | None
+Board = dict[str, Any]
+MAX_BOARDS = 16
+
+
+def cell(text: str, key: str = "", *marks: str) -> dict[str, Any]:
+    """One drawn cell: its text, its colour key and its marks (empty marks left out).
+
+    >>> cell("3", "red", "damaged", "")
+    {'t': '3', 'k': 'red', 'm': ['damaged']}
+    """
+    return {"t": text, "k": key, "m": [mark for mark in marks if mark]}
+
+
+# -- generic ------------------------------------------------------------------------------
+def _is_grid(value: Any) -> bool:
+    if not isinstance(value, list) or not value:
+        return False
+    if all(isinstance(row, str) and row for row in value):
+        return len({len(row) for row in value}) == 1 and len(value) > 1
+    return all(isinstance(row, list) and row and all(
+        item is None or isinstance(item, str | int) for item in row) for row in value) and len(
+        {len(row) for row in value}) == 1
+
+
+def _grid_rows(grid: list[Any]) -> list[list[Cell]]:
+    rows = []
+    for row in grid:
+        rows.append([None if value in (None, ".") else cell(str(value), str(value))
+                     for value in row])
+    return rows
+
+
+def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    if _is_grid(value):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _walk(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _walk(item, f"{path}[{index}]")
+
+
+def generic_view(state: State) -> dict[str, Any]:
+    """Every grid found in the state, titled by where it was found."""
+    boards = [{"title": path, "rows": _grid_rows(grid)}
+              for path, grid in _walk(state.data, "")][:MAX_BOARDS]
+    lines = [f"{key}: {value}" for key, value in state.data.items()
+             if isinstance(value, int | str | bool) and not isinstance(value, dict)]
+    return {"boards": boards, "lines": lines[:12]}
+
+
+def present(state: State) -> dict[str, Any]:
+    """The drawing view of ``state``: its record's presenter's, or the generic one."""
+    from station.games import game_record
+
+    record = game_record(state.game.name)
+    presenter = record.presenter if record is not None else None
+    if presenter is not None:
+        try:
+            return presenter(state)
+        except Exception:
+            pass
+    return generic_view(state)
+
+
+def labelled_outcomes(state: State, outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
+    """The outcomes as JSON, each with a person's words for it (``label``, for the table
+    page's picker) where the game's record has them; without, the page makes its own."""
+    from station.games import game_record
+
+    record = game_record(state.game.name)
+    labels = record.reveal_label if record is not None else None
+    found = []
+    for outcome in outcomes:
+        document = outcome.to_json()
+        try:
+            if labels is not None:
+                document["label"] = labels(state, document["action"])
+        except Exception:  # an engine that changed its reveals: the page's own words then
+            pass
+        found.append(document)
+    return found
