@@ -41,7 +41,7 @@ TOKEN = "benchmark-token"
 
 def render_frames(folder: Path) -> int:
     """The script's photos in ``folder`` (rendered unless already there); how many."""
-    from station.live import camera_fixtures as fixtures
+    from station.demo import camera_fixtures as fixtures
 
     renderer = fixtures.Renderer(fixtures.read_script(SCRIPT), folder)
     if not renderer.done():

@@ -266,13 +266,13 @@ class Doctor:
 
 def kit_mats() -> list[Any]:
     """Every mat the printed kit has for table 0 of 1 (as ``packref kit`` prints them)."""
-    from station.live.camera import CAMERA_GAMES, _catalogues, _kit_mats
+    from station.games.kit import default_catalogues, mat_requests
+    from vision.kit import plan_mats, table_numbers
 
-    catalogues = _catalogues()
-    mats: dict[int, Any] = {}
-    for game in CAMERA_GAMES:
-        for mat in _kit_mats(catalogues, game, 0, 1):
-            mats.setdefault(mat.spec.id, mat)
+    numbers = table_numbers(0, 1)
+    mats: dict[int, Any] = {}  # each game numbers its mats from the table's first: one per id
+    for mat in plan_mats(mat_requests(default_catalogues(), len(numbers)), numbers):
+        mats.setdefault(mat.spec.id, mat)
     return list(mats.values())
 
 

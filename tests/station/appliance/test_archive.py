@@ -20,7 +20,7 @@ from station.appliance.archive import FrameKeeper, prune, table_archive
 from station.appliance.config import ArchiveLimits
 from station.appliance.setup import archive_dir
 from station.config import load_settings
-from station.live import camera_fixtures as fixtures
+from station.demo import camera_fixtures as fixtures
 from station.demo.demo import DEMO_AUTHOR, demo_table_id, prepare_tables
 from station.live.sources import Timed, hand_on
 from station.live.station import Station
