@@ -29,6 +29,9 @@ class DetectorConfig:
     ringing_s: float = 0.05  # ringing is |a| against its running mean over this long
     tremble_s: float = 0.015  # trembling (hover, motion onset) is averaged this long (≥ 3 rows)
     impact_jerk: float = 100.0  # m/s³: a landing shows a jolt of |a| changing at least this fast
+    carried_tilt_deg: float = 3.0  # a flight leans the platform at least this far...
+    carried_speed: float = 0.08  # m/s ...or moves it up or down at least this fast
+    tilt_smoothing_s: float = 0.1  # the platform's lean is the specific force averaged this long
     min_rest_s: float = 0.1  # with less rest than this, the whole stream is the resting reference
 
     # Mass (load cell compensated by the accelerometer).

@@ -27,7 +27,7 @@ Example::
     >>> from hardware.simulate import simulate_challenge
     >>> events = detect_events(simulate_challenge(seed=3).samples)
     >>> events[0]
-    DroneEvent(t=1.67..., event='load', mass_g=22.89...)
+    DroneEvent(t=1.66..., event='load', mass_g=22.8...)
 """
 
 from __future__ import annotations
@@ -80,6 +80,8 @@ class _Signals:
     disturbed: np.ndarray  # bool: knocks and impacts
     mass: np.ndarray  # compensated, g, at physical times t - lag
     lag: float
+    tilt: np.ndarray  # degrees between the (smoothed) specific force and its resting direction
+    lifting: np.ndarray  # m/s²: specific force along the resting vertical, less its resting value
 
 
 class EventDetector:
@@ -130,7 +132,8 @@ class EventDetector:
         az_then[~_dilate(t, moving | disturbed, 0.1)] = az_rest
         mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
         return _Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
-                        _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag)
+                        _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag,
+                        imu["tilt"], imu["lifting"])
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
         """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
@@ -150,13 +153,31 @@ class EventDetector:
             rest = np.ones_like(rest)
         resting_norm = float(np.median(norm[rest]))
         accel_dev = np.abs(norm - resting_norm)
+        tilt, lifting = self._attitude(t, accel, rest, resting_norm)
         raw_norm = np.sqrt(samples.ax ** 2 + samples.ay ** 2 + samples.az ** 2)
         turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
         ringing = self._ringing(t, raw_norm)
         return {"accel": accel, "gyro": gyro_norm, "rest": rest, "accel_dev": accel_dev,
+                "tilt": tilt, "lifting": lifting,
                 "jolt": np.abs(raw_norm - resting_norm),
                 "moving": _close_gaps(t, turning, config.motion_gap_s),
                 "disturbed": _dilate(t, ringing, config.disturbed_guard_s)}
+
+    def _attitude(self, t: np.ndarray, accel: np.ndarray, rest: np.ndarray,
+                  resting_norm: float) -> tuple[np.ndarray, np.ndarray]:
+        """Tilt from the resting vertical (degrees) and the specific force along that vertical.
+
+        The specific force is averaged over ``tilt_smoothing_s`` first: the hand's tremor
+        swings it fast, a carried drone leans slowly.
+        """
+        up = np.median(accel[:, rest], axis=1)
+        up = up / max(float(np.linalg.norm(up)), 1e-9)
+        width = _odd_width(t, self.config.tilt_smoothing_s, least=3)
+        smooth = np.vstack([_running_mean(axis, width) for axis in accel])
+        along = up @ smooth
+        cosine = along / np.maximum(np.sqrt((smooth ** 2).sum(axis=0)), 1e-9)
+        tilt = np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+        return tilt, up @ accel - resting_norm
 
     def _ringing(self, t: np.ndarray, raw_norm: np.ndarray) -> np.ndarray:
         """Where the platform rings (knocks, impacts): fast swings of the unfiltered ``|a|``.
@@ -198,12 +219,33 @@ class EventDetector:
         events = []
         t = signals.t
         for start, end in self._motions(signals):
-            if t[end] - t[start] < self.config.min_flight_s:
-                continue  # a knock
+            if self.motion_state(signals, start, end) != "carried":
+                continue  # a knock, or a hand pressing on the still drone
             events.append(DroneEvent(float(t[self._onset(signals, start)]), "lift", 0.0))
             if end < len(t) - 1:
                 events.append(DroneEvent(self._impact(signals, end), "land", 0.0))
         return events
+
+    def motion_state(self, signals: _Signals, start: int, end: int) -> str:
+        """What moved the IMU from sample ``start`` to ``end``: ``"knock"`` (short),
+        ``"pressed"`` (long, but the platform neither leant nor rose: a hand on the
+        still drone) or ``"carried"`` (a flight). See docs/drone-events.md, "States"."""
+        config = self.config
+        if signals.t[end] - signals.t[start] < config.min_flight_s:
+            return "knock"
+        tilt, speed = self.carried(signals, start, end)
+        if tilt >= config.carried_tilt_deg or speed >= config.carried_speed:
+            return "carried"
+        return "pressed"
+
+    def carried(self, signals: _Signals, start: int, end: int) -> tuple[float, float]:
+        """How far a motion moved the platform: (greatest tilt, degrees; greatest vertical
+        speed, m/s). A press or a knock leaves both near zero; a lift does not."""
+        t = signals.t[start:end + 1]
+        tilt = float(signals.tilt[start:end + 1].max())
+        steps = np.diff(t, prepend=t[0])
+        speed = np.cumsum(signals.lifting[start:end + 1] * steps)
+        return tilt, float(np.abs(speed).max())
 
     def _motions(self, signals: _Signals) -> list[tuple[int, int]]:
         """Runs of motion; a quiet moment in which the hands still tremble does not split one."""
@@ -214,11 +256,21 @@ class EventDetector:
         trembling = accel | gyro
         motions: list[tuple[int, int]] = []
         for start, end in _runs(signals.moving):
-            if motions and trembling[motions[-1][1]:start].mean() > 0.5:
+            if (motions and trembling[motions[-1][1]:start].mean() > 0.5
+                    and not self._landed(signals, motions[-1][1], start)):
                 motions[-1] = (motions[-1][0], end)
             else:
                 motions.append((start, end))
         return motions
+
+    def _landed(self, signals: _Signals, end: int, next_start: int) -> bool:
+        """Whether a motion ending at ``end`` came down with an impact onto a level rest:
+        hands trembling on the drone after that (placing the next present) are no hover."""
+        t = signals.t
+        first = int(np.searchsorted(t, t[end] - 0.15))
+        jerk = np.abs(np.diff(signals.jolt[first:end + 2])) / _period(t)
+        level = signals.tilt[end + 1:next_start].max(initial=0.0) < self.config.carried_tilt_deg
+        return bool(len(jerk) and jerk.max() >= self.config.impact_jerk) and level
 
     def _onset(self, signals: _Signals, start: int) -> int:
         """Walk back from where motion was seen to where it left the resting noise."""
