@@ -53,6 +53,17 @@ class DetectorConfig:
     imu_spike_filter_s: float = 0.03  # the same for the IMU (short: impacts ring fast)
     min_samples: int = 10  # fewer samples give no events
 
+    # Sensor faults (hardware.faults.FaultMonitor): reported, never read as events.
+    load_frozen_s: float = 1.0  # a live HX711 is never exactly constant this long
+    load_range_g: tuple[float, float] = (-100.0, 2000.0)  # tared grams a sound cell can read
+    load_out_of_range_s: float = 0.05  # beyond the range this long (one spike is not enough)
+    imu_zero_s: float = 0.02  # all six axes exactly 0 this long (3 rows at 100 Hz)
+    imu_frozen_s: float = 0.5  # all six axes exactly repeated this long
+    no_gravity_g: float = 0.5  # |a| under this many g...
+    no_gravity_s: float = 0.5  # ...this long: no drone falls freely for half a second
+    link_gap_s: float = 0.5  # no sample this long
+    fault_clear_s: float = 0.5  # a faulty sensor must read plausibly this long to be cleared
+
     # Live detection (LiveEventDetector): a window of the stream, re-zeroed at a settled level.
     live_anchor_margin_s: float = 2.0  # a level settles this long before the settled horizon
     live_context_s: float = 1.0  # kept before the settled level (filters, walk-backs, ramps)

@@ -35,12 +35,13 @@ from __future__ import annotations
 import itertools
 import warnings
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from hardware.config import DetectorConfig
+from hardware.faults import FaultMonitor, FaultWindow, SensorFault, find_faults
 from hardware.samples import Samples
 
 EVENT_TYPES: tuple[str, ...] = ("load", "lift", "land", "drop")
@@ -60,14 +61,14 @@ class DroneEvent:
 
 
 @dataclass(frozen=True)
-class _Level:
+class Level:
     start: int  # sample indices, inclusive
     end: int
     mass: float
 
 
 @dataclass
-class _Signals:
+class Signals:
     """The cleaned-up streams the detector works on."""
 
     t: np.ndarray
@@ -82,6 +83,14 @@ class _Signals:
     lag: float
     tilt: np.ndarray  # degrees between the (smoothed) specific force and its resting direction
     lifting: np.ndarray  # m/s²: specific force along the resting vertical, less its resting value
+    faulty: np.ndarray  # bool: a faulty load cell, or the first row after a gap or a faulty IMU
+    fault_spans: list[tuple[float, float]]  # (start, end) of every fault, in the times t
+
+    def across_fault(self, first: int, last: int) -> bool:
+        """Whether a fault lies between samples ``first`` and ``last``: no mass change
+        between them may be read as a load or a drop."""
+        start, end = self.t[first], self.t[last]
+        return any(began <= end and ended >= start for began, ended in self.fault_spans)
 
 
 class EventDetector:
@@ -102,27 +111,38 @@ class EventDetector:
         return (f"EventDetector(min_mass_change_g={self.config.min_mass_change_g}, "
                 f"min_flight_s={self.config.min_flight_s})")
 
-    def detect(self, samples: Samples) -> list[DroneEvent]:
-        """The events of ``samples`` in time order."""
-        if len(samples) < self.config.min_samples:
+    def detect(self, samples: Samples) -> list[DroneEvent | SensorFault]:
+        """The events and sensor faults of ``samples`` in time order."""
+        faults, windows = find_faults(samples, self.config)
+        return sorted(self.events(samples, windows) + faults, key=lambda event: event.t)
+
+    def events(self, samples: Samples, windows: Sequence[FaultWindow] = ()) -> list[DroneEvent]:
+        """Loads, lifts, landings and drops in time order; none read from a sensor inside
+        one of its fault ``windows`` (see :mod:`hardware.faults`)."""
+        signals = self.signals(samples, windows)
+        if signals is None:
             return []
-        signals = self._signals(samples)
         self.lag_s = signals.lag
-        levels = self._levels(signals)
+        levels = self.levels(signals)
         start_mass = max(0.0, levels[0].mass) if levels else 0.0
-        mass_events, _ = self._mass_events(signals, levels, start_mass)
-        return _with_masses(self._flights(signals), mass_events, start_mass)
+        mass_events, _ = self.mass_events(signals, levels, start_mass)
+        return _with_masses(self.flights(signals), mass_events, start_mass)
 
     # -- preparing the signals -----------------------------------------------------
-    def _signals(self, samples: Samples) -> _Signals:
+    def signals(self, samples: Samples, windows: Sequence[FaultWindow] = ()) -> Signals | None:
+        """The cleaned-up signals (None: too few healthy samples). Rows of a faulty IMU are
+        left out; a faulty load cell's rows make no level and show no lag."""
         config = self.config
+        samples, faulty, spans = _healthy(samples, windows, config.link_gap_s)
+        if len(samples) < config.min_samples:
+            return None
         t = samples.t
         imu = self._imu(samples)
         rest, accel_dev = imu["rest"], imu["accel_dev"]
         az, az_rest = imu["accel"][2], float(np.median(imu["accel"][2][rest]))
         force = _running_median(samples.force_g, _odd_width(t, config.spike_filter_s))
         moving, disturbed = imu["moving"], imu["disturbed"]
-        lag = self._lag(t, force, az, az_rest, moving & ~disturbed)
+        lag = self._lag(t, force, az, az_rest, moving & ~disturbed & ~faulty)
         az_then = np.interp(t - lag, t, az)
         # Where the platform is at rest, or moves less than the accelerometer's noise,
         # compensating would only add that noise to the mass.
@@ -131,9 +151,10 @@ class EventDetector:
         az_then = az_rest + np.sign(change) * np.maximum(np.abs(change) - 3 * accel_sigma, 0.0)
         az_then[~_dilate(t, moving | disturbed, 0.1)] = az_rest
         mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
-        return _Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
-                        _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag,
-                        imu["tilt"], imu["lifting"])
+        return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
+                       _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag,
+                       imu["tilt"], imu["lifting"], faulty,
+                       [(start - lag, end - lag) for start, end in spans])
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
         """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
@@ -215,7 +236,8 @@ class EventDetector:
             yield float(lag), np.diff(mass) ** 2
 
     # -- flights -------------------------------------------------------------------
-    def _flights(self, signals: _Signals) -> list[DroneEvent]:
+    def flights(self, signals: Signals) -> list[DroneEvent]:
+        """Lifts and landings (``mass_g`` 0: :func:`_with_masses` fills it in)."""
         events = []
         t = signals.t
         for start, end in self._motions(signals):
@@ -224,9 +246,10 @@ class EventDetector:
             events.append(DroneEvent(float(t[self._onset(signals, start)]), "lift", 0.0))
             if end < len(t) - 1:
                 events.append(DroneEvent(self._impact(signals, end), "land", 0.0))
-        return events
+        return [event for event in events
+                if not any(start < event.t < end for start, end in signals.fault_spans)]
 
-    def motion_state(self, signals: _Signals, start: int, end: int) -> str:
+    def motion_state(self, signals: Signals, start: int, end: int) -> str:
         """What moved the IMU from sample ``start`` to ``end``: ``"knock"`` (short),
         ``"pressed"`` (long, but the platform neither leant nor rose: a hand on the
         still drone) or ``"carried"`` (a flight). See docs/drone-events.md, "States"."""
@@ -238,7 +261,7 @@ class EventDetector:
             return "carried"
         return "pressed"
 
-    def carried(self, signals: _Signals, start: int, end: int) -> tuple[float, float]:
+    def carried(self, signals: Signals, start: int, end: int) -> tuple[float, float]:
         """How far a motion moved the platform: (greatest tilt, degrees; greatest vertical
         speed, m/s). A press or a knock leaves both near zero; a lift does not."""
         t = signals.t[start:end + 1]
@@ -247,7 +270,7 @@ class EventDetector:
         speed = np.cumsum(signals.lifting[start:end + 1] * steps)
         return tilt, float(np.abs(speed).max())
 
-    def _motions(self, signals: _Signals) -> list[tuple[int, int]]:
+    def _motions(self, signals: Signals) -> list[tuple[int, int]]:
         """Runs of motion; a quiet moment in which the hands still tremble does not split one."""
         config = self.config
         width = _odd_width(signals.t, config.tremble_s, least=3)
@@ -263,7 +286,7 @@ class EventDetector:
                 motions.append((start, end))
         return motions
 
-    def _landed(self, signals: _Signals, end: int, next_start: int) -> bool:
+    def _landed(self, signals: Signals, end: int, next_start: int) -> bool:
         """Whether a motion ending at ``end`` came down with an impact onto a level rest:
         hands trembling on the drone after that (placing the next present) are no hover."""
         t = signals.t
@@ -272,7 +295,7 @@ class EventDetector:
         level = signals.tilt[end + 1:next_start].max(initial=0.0) < self.config.carried_tilt_deg
         return bool(len(jerk) and jerk.max() >= self.config.impact_jerk) and level
 
-    def _onset(self, signals: _Signals, start: int) -> int:
+    def _onset(self, signals: Signals, start: int) -> int:
         """Walk back from where motion was seen to where it left the resting noise."""
         sigmas = self.config.onset_sigmas
         width = _odd_width(signals.t, self.config.tremble_s, least=3)
@@ -284,7 +307,7 @@ class EventDetector:
             i -= 1
         return i
 
-    def _impact(self, signals: _Signals, end: int) -> float:
+    def _impact(self, signals: Signals, end: int) -> float:
         """The onset of the last big jolt (two strong jerks or more) before the drone rests."""
         t = signals.t
         period = _period(t)
@@ -302,11 +325,11 @@ class EventDetector:
         return float((t[at - 1] + t[at]) / 2)
 
     # -- mass --------------------------------------------------------------------------
-    def _levels(self, signals: _Signals) -> list[_Level]:
+    def levels(self, signals: Signals) -> list[Level]:
         """Flat stretches of the mass at rest; short ones only when a long one agrees."""
         config = self.config
         t, mass = signals.t, signals.mass
-        still = ~_dilate(t, signals.moving, 0.05) & ~signals.disturbed
+        still = ~_dilate(t, signals.moving, 0.05) & ~signals.disturbed & ~signals.faulty
         spread = _running_std(mass, _samples_in(t, config.steady_window_s))
         noise = 0.0
         if _seconds_of(t, still) > config.min_rest_s:
@@ -322,7 +345,7 @@ class EventDetector:
                   if anchors[index] or self._confirmed(levels, anchors, index)]
         return self._without_hand_rests(levels, signals)
 
-    def _without_hand_rests(self, levels: list[_Level], signals: _Signals) -> list[_Level]:
+    def _without_hand_rests(self, levels: list[Level], signals: Signals) -> list[Level]:
         """Drop a level that is a placing hand resting on the present, not a present.
 
         Up, then soon down to a level still above the one before, with the drone on
@@ -332,7 +355,7 @@ class EventDetector:
         """
         config = self.config
         t = signals.t
-        kept: list[_Level] = []
+        kept: list[Level] = []
         for index, level in enumerate(levels):
             if 0 < index < len(levels) - 1 and kept:
                 before, after = kept[-1], levels[index + 1]
@@ -347,7 +370,7 @@ class EventDetector:
         return kept
 
     @staticmethod
-    def _grown(signals: _Signals, still: np.ndarray, band: float, start: int, end: int) -> _Level:
+    def _grown(signals: Signals, still: np.ndarray, band: float, start: int, end: int) -> Level:
         """A flat run grown over the neighbouring samples that stay within ``band`` of it."""
         mass = signals.mass
         level = float(np.median(mass[start:end + 1]))
@@ -355,9 +378,9 @@ class EventDetector:
             start -= 1
         while end < len(mass) - 1 and still[end + 1] and abs(mass[end + 1] - level) < band:
             end += 1
-        return _Level(start, end, level)
+        return Level(start, end, level)
 
-    def _confirmed(self, levels: list[_Level], anchors: list[bool], index: int) -> bool:
+    def _confirmed(self, levels: list[Level], anchors: list[bool], index: int) -> bool:
         """A short level is real when the next long level (or the previous) has its mass."""
         tolerance = self.config.min_mass_change_g / 2
         later = [level for level, anchor in zip(levels[index + 1:], anchors[index + 1:],
@@ -367,7 +390,7 @@ class EventDetector:
         neighbours = later[:1] + earlier[-1:]
         return any(abs(other.mass - levels[index].mass) < tolerance for other in neighbours)
 
-    def _mass_events(self, signals: _Signals, levels: list[_Level],
+    def mass_events(self, signals: Signals, levels: list[Level],
                      start_mass: float) -> tuple[list[DroneEvent], list[float]]:
         """Loads and drops between ``levels``; the carried mass at each level.
 
@@ -381,8 +404,11 @@ class EventDetector:
         carried_at = [carried]
         for level in levels[1:]:
             change = level.mass - reference.mass
+            unseen = signals.across_fault(reference.end, level.start)
             reference = level  # re-zero at every standstill
-            if abs(change) >= self.config.min_mass_change_g:
+            if unseen:  # the change happened while a sensor was faulty: no event from it
+                carried = max(0.0, carried + change)
+            elif abs(change) >= self.config.min_mass_change_g:
                 carried = max(0.0, carried + change)
                 if change > 0:
                     events.append(DroneEvent(self._load_time(signals, level), "load", carried))
@@ -396,7 +422,7 @@ class EventDetector:
         noise = _sigma(np.diff(values)) / np.sqrt(2) if len(values) > 3 else 0.0
         return max(self.config.band_floor_g, self.config.band_sigmas * noise)
 
-    def _load_time(self, signals: _Signals, level: _Level) -> float:
+    def _load_time(self, signals: Signals, level: Level) -> float:
         """When the new mass started to stand: walk back while within its band.
 
         A knock (samples the ringing disturbed) is walked over: the mass stood before it.
@@ -412,7 +438,7 @@ class EventDetector:
             i += 1
         return float(signals.t[i])
 
-    def _drop_time(self, signals: _Signals, levels, level: _Level, change: float) -> float:
+    def _drop_time(self, signals: Signals, levels, level: Level, change: float) -> float:
         """When the old mass was left: the fall's ramp, extrapolated back to the old mass.
 
         The step from the old level to the new that fits the smoothed mass best finds
@@ -438,15 +464,16 @@ class EventDetector:
         onset = t[start] - (t[finish] - t[start]) / 2
         return float(max(onset, t[0]))
 
-    def _smoothed_mass(self, signals: _Signals, first: int, last: int) -> np.ndarray:
+    def _smoothed_mass(self, signals: Signals, first: int, last: int) -> np.ndarray:
         mass = signals.mass[first:last + 1].copy()
         mass[signals.disturbed[first:last + 1]] = np.nan
         width = _samples_in(signals.t, self.config.smoothing_s) | 1
         return _running_nanmedian(mass, width)
 
 
-def detect_events(samples: Samples, config: DetectorConfig | None = None) -> list[DroneEvent]:
-    """The events in ``samples``, in time order (see :class:`EventDetector`)."""
+def detect_events(samples: Samples,
+                  config: DetectorConfig | None = None) -> list[DroneEvent | SensorFault]:
+    """The events and sensor faults in ``samples``, in time order (see :class:`EventDetector`)."""
     return EventDetector(config).detect(samples)
 
 
@@ -465,6 +492,32 @@ def _with_masses(flights, mass_events, start_mass: float) -> list[DroneEvent]:
 
 
 # -- array helpers -----------------------------------------------------------------------
+
+
+def _healthy(samples: Samples, windows: Sequence[FaultWindow], gap_s: float
+             ) -> tuple[Samples, np.ndarray, list[tuple[float, float]]]:
+    """The rows of a sound IMU; where the load cell was faulty or the stream broke off
+    (the first row after a gap or a faulty IMU); and every fault's span."""
+    t = samples.t
+    imu_bad = np.zeros(len(t), dtype=bool)
+    load_bad = np.zeros(len(t), dtype=bool)
+    for window in windows:
+        if window.sensor == "imu":
+            imu_bad |= window.covers(t)
+        elif window.sensor == "load-cell":
+            load_bad |= window.covers(t)
+    if imu_bad.any():
+        samples = Samples(*(column[~imu_bad] for column in samples.columns()))
+        load_bad = load_bad[~imu_bad]
+        t = samples.t
+    broken = np.concatenate([[False], np.diff(t) >= gap_s])
+    if imu_bad.any():
+        kept = np.flatnonzero(~imu_bad)
+        broken |= np.concatenate([[False], np.diff(kept) > 1])
+    spans = [(window.start, window.end) for window in windows]
+    return samples, load_bad | broken, spans
+
+
 
 
 def _samples_in(t: np.ndarray, seconds: float) -> int:
@@ -557,9 +610,9 @@ def _nan_median(values: np.ndarray, default: float) -> float:
     return float(np.median(values)) if len(values) else default
 
 
-def _merged(levels: list[_Level], signals: _Signals, band: float) -> list[_Level]:
+def _merged(levels: list[Level], signals: Signals, band: float) -> list[Level]:
     """Join neighbouring levels of one mass that only a knock or a spike kept apart."""
-    merged: list[_Level] = []
+    merged: list[Level] = []
     for level in levels:
         if merged:
             last = merged[-1]
@@ -569,7 +622,7 @@ def _merged(levels: list[_Level], signals: _Signals, band: float) -> list[_Level
             if abs(level.mass - last.mass) < band and gap < 0.5 and calm:
                 mass = float(np.median(signals.mass[last.start:level.end + 1]
                                        [~signals.disturbed[last.start:level.end + 1]]))
-                merged[-1] = _Level(last.start, level.end, mass)
+                merged[-1] = Level(last.start, level.end, mass)
                 continue
         merged.append(level)
     return merged
@@ -691,6 +744,7 @@ class LiveEventDetector:
         self.detector = _WindowDetector(config)
         self.config = self.detector.config
         self.settle_s = settle_s
+        self.monitor = FaultMonitor(self.config)
         self._chunks: list[Samples] = []
         self._anchor: _Anchor | None = None
         self._from_start = True  # the window still holds the stream's first sample
@@ -707,15 +761,27 @@ class LiveEventDetector:
         """Samples held in memory now."""
         return sum(len(chunk) for chunk in self._chunks)
 
-    def add(self, samples: Samples) -> list[DroneEvent]:
-        """Take more samples; the events that have settled since the last call."""
+    def add(self, samples: Samples) -> list[DroneEvent | SensorFault]:
+        """Take more samples; the events that have settled since the last call, and the
+        sensor faults (and clearings) these samples show, at once."""
+        faults = self.monitor.add(samples)
         if len(samples):
             self._chunks.append(samples)
-        return self._settled(final=False)
+        return self._settled(final=False) + faults
+
+    def idle(self, now: float) -> list[SensorFault]:
+        """No sample came up to ``now`` (the stream's clock, e.g. the last sample's time
+        plus the seconds waited since it came): a ``link`` fault once that is too long."""
+        return self.monitor.idle(now)
 
     def finish(self) -> list[DroneEvent]:
         """The stream has ended: every event not reported yet."""
         return self._settled(final=True)
+
+    @property
+    def faulty(self) -> list[str]:
+        """The sensors faulty now (no load or drop is read from them)."""
+        return self.monitor.faulty
 
     def _settled(self, final: bool) -> list[DroneEvent]:
         if not self._chunks:
@@ -753,18 +819,20 @@ class LiveEventDetector:
         """The window's events, and the time from which they may be new (its reference level)."""
         detector = self.detector
         detector.horizon = horizon
-        signals = detector._signals(stream)
+        signals = detector.signals(stream, self.monitor.windows)
+        if signals is None:
+            return [], np.inf
         detector.lag_s = signals.lag
         detector.commit_lag()
-        levels = detector._levels(signals)
+        levels = detector.levels(signals)
         first, start_mass = self._reference(signals, levels)
         levels = levels[first:]
-        mass_events, carried_at = detector._mass_events(signals, levels, start_mass)
+        mass_events, carried_at = detector.mass_events(signals, levels, start_mass)
         since = float(signals.t[levels[0].start]) if levels and self._anchor else -np.inf
         self._anchor = self._next_anchor(signals, levels, carried_at, horizon) or self._anchor
-        return _with_masses(detector._flights(signals), mass_events, start_mass), since
+        return _with_masses(detector.flights(signals), mass_events, start_mass), since
 
-    def _reference(self, signals: _Signals, levels: list[_Level]) -> tuple[int, float]:
+    def _reference(self, signals: Signals, levels: list[Level]) -> tuple[int, float]:
         """The index of the level the window is re-zeroed at, and the mass carried there."""
         if not levels:
             return 0, 0.0
@@ -781,7 +849,7 @@ class LiveEventDetector:
     def _last_mass(self) -> float:
         return self._recent[-1].mass_g if self._recent else 0.0
 
-    def _next_anchor(self, signals: _Signals, levels: list[_Level], carried_at: list[float],
+    def _next_anchor(self, signals: Signals, levels: list[Level], carried_at: list[float],
                      horizon: float) -> _Anchor | None:
         """The last long level that started well before the settled horizon."""
         t = signals.t
@@ -804,6 +872,8 @@ class LiveEventDetector:
                     newest - config.live_max_window_s)
         if self._anchor is not None and self._anchor.t < start:
             self._anchor = None  # no settled level for too long: re-zero at the window's first
+        self.monitor.windows[:] = [window for window in self.monitor.windows
+                                   if window.end >= start]
         keep = stream.t >= start
         if not keep.all():
             self._from_start = False

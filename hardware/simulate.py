@@ -433,3 +433,63 @@ def _kept_rows(count: int, rng, options) -> np.ndarray:
         keep[start:start + int(rng.integers(5, 26))] = False
     keep[0] = keep[-1] = True
     return keep
+
+
+# -- stuck sensors ---------------------------------------------------------------------
+
+FAULT_KINDS: dict[str, str] = {  # kind -> the sensor that must be reported
+    "load-frozen": "load-cell",  # a loose data line: the last reading repeats
+    "load-saturated": "load-cell",  # the HX711 pinned at its full scale
+    "imu-zeros": "imu",  # failed I2C reads: every axis 0
+    "imu-frozen": "imu",  # the same register contents again and again
+    "imu-no-gravity": "imu",  # the accelerometer's supply browned out: |a| near 0
+    "link-stall": "link",  # the stream stops, then comes back
+}
+
+
+@dataclass(frozen=True)
+class InjectedFault:
+    """A fault put into a stream: its kind, the sensor to report, and its span."""
+
+    kind: str
+    sensor: str
+    start: float
+    end: float
+
+
+def inject_fault(samples: Samples, kind: str, start: float, seconds: float,
+                 saturated_g: float = 3500.0) -> tuple[Samples, InjectedFault]:
+    """``samples`` with a stuck sensor from ``start`` for ``seconds`` (see FAULT_KINDS).
+
+    Example::
+
+        >>> run = simulate_challenge(seed=5)
+        >>> stuck, fault = inject_fault(run.samples, "imu-zeros", 10.0, 2.0)
+        >>> fault.sensor, float(stuck.az[(stuck.t >= 10.0) & (stuck.t < 12.0)].max())
+        ('imu', 0.0)
+    """
+    t = samples.t
+    inside = (t >= start) & (t < start + seconds)
+    first = int(np.argmax(inside)) if inside.any() else len(t)
+    columns = [column.copy() for column in samples.columns()]
+    if kind == "load-frozen":
+        columns[1][inside] = columns[1][max(0, first - 1)]
+    elif kind == "load-saturated":
+        columns[1][inside] = saturated_g
+    elif kind == "imu-zeros":
+        for column in columns[2:]:
+            column[inside] = 0.0
+    elif kind == "imu-frozen":
+        for column in columns[2:]:
+            column[inside] = column[max(0, first - 1)]
+    elif kind == "imu-no-gravity":
+        for column in columns[2:5]:
+            column[inside] *= 0.03
+    elif kind == "link-stall":
+        columns = [column[~inside] for column in columns]
+    else:
+        raise ValueError(f"unknown fault kind {kind!r}: one of {', '.join(FAULT_KINDS)}")
+    began = float(t[first]) if first < len(t) else start
+    if kind in ("load-frozen", "imu-frozen") and first > 0:
+        began = float(t[first - 1])  # the repeated reading is the last good one
+    return Samples(*columns), InjectedFault(kind, FAULT_KINDS[kind], began, start + seconds)

@@ -39,8 +39,9 @@ def _missing_command(parser: argparse.ArgumentParser) -> int:
 
 def _add_events(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "events", help="detect load, lift, land and drop events in a sample file",
-        description="Print one JSON line per event (load, lift, land, drop) found in FILE: a "
+        "events", help="detect load, lift, land and drop events, and sensor faults, in a file",
+        description="Print one JSON line per event (load, lift, land, drop; fault and "
+        "fault-cleared for a sensor that reads impossibly) found in FILE: a "
         "CSV with the header t,force_g,ax,ay,az,gx,gy,gz or a raw capture from "
         "'packref drone record'.")
     parser.add_argument("file", metavar="FILE", help="CSV of samples or raw capture")

@@ -268,7 +268,7 @@ class DroneSource:
             observation = entry.item.observation or {}
             if observation.get("kind") == "drone-clock" and entry.seq != self._clock_seq:
                 continue  # another event came first: this clock is no longer owed
-            if observation.get("kind") == "drone-event":
+            if observation.get("kind") == "drone-event" and "mass_g" in observation:
                 self._mass = float(observation["mass_g"])
                 self._clock_seq = None  # an event came: no clock owed for the one before
                 if observation["event"] == "land":

@@ -80,7 +80,7 @@ def pressed_stream(seconds: float, shiver: float, lean_deg: float, seed: int = 0
 def test_a_press_with_the_drone_still_is_no_lift_nor_landing() -> None:
     samples = pressed_stream(6.0, shiver=0.8, lean_deg=0.5)
     detector = EventDetector()
-    signals = detector._signals(samples)
+    signals = detector.signals(samples)
     motions = detector._motions(signals)
     assert [detector.motion_state(signals, *motion) for motion in motions] == ["pressed"]
     assert kinds(detect_events(samples)) == ["load"]
@@ -290,7 +290,7 @@ def test_a_single_spike_in_one_axis_is_no_knock() -> None:
     spiked = Samples(samples.t, samples.force_g, ax, samples.ay, samples.az, samples.gx,
                      samples.gy, samples.gz)
     detector = EventDetector()
-    assert not detector._signals(spiked).disturbed[200:300].any()
+    assert not detector.signals(spiked).disturbed[200:300].any()
     assert kinds(detect_events(spiked)) == ["load"]
 
 
