@@ -111,9 +111,11 @@ class EventDetector:
         return (f"EventDetector(min_mass_change_g={self.config.min_mass_change_g}, "
                 f"min_flight_s={self.config.min_flight_s})")
 
-    def detect(self, samples: Samples) -> list[DroneEvent | SensorFault]:
-        """The events and sensor faults of ``samples`` in time order."""
-        faults, windows = find_faults(samples, self.config)
+    def detect(self, samples: Samples,
+               reported: Sequence[SensorFault] = ()) -> list[DroneEvent | SensorFault]:
+        """The events and sensor faults of ``samples`` in time order; ``reported``: the
+        faults the board reported itself (:attr:`hardware.capture.Capture.board_faults`)."""
+        faults, windows = find_faults(samples, self.config, reported)
         return sorted(self.events(samples, windows) + faults, key=lambda event: event.t)
 
     def events(self, samples: Samples, windows: Sequence[FaultWindow] = ()) -> list[DroneEvent]:
@@ -471,10 +473,10 @@ class EventDetector:
         return _running_nanmedian(mass, width)
 
 
-def detect_events(samples: Samples,
-                  config: DetectorConfig | None = None) -> list[DroneEvent | SensorFault]:
+def detect_events(samples: Samples, config: DetectorConfig | None = None,
+                  reported: Sequence[SensorFault] = ()) -> list[DroneEvent | SensorFault]:
     """The events and sensor faults in ``samples``, in time order (see :class:`EventDetector`)."""
-    return EventDetector(config).detect(samples)
+    return EventDetector(config).detect(samples, reported)
 
 
 def _with_masses(flights, mass_events, start_mass: float) -> list[DroneEvent]:
@@ -768,6 +770,10 @@ class LiveEventDetector:
         if len(samples):
             self._chunks.append(samples)
         return self._settled(final=False) + faults
+
+    def report(self, fault: SensorFault) -> list[SensorFault]:
+        """A fault (or its end) the board reported in its STATUS: as the monitor's own."""
+        return self.monitor.report(fault)
 
     def idle(self, now: float) -> list[SensorFault]:
         """No sample came up to ``now`` (the stream's clock, e.g. the last sample's time

@@ -32,6 +32,7 @@ Example::
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -98,6 +99,7 @@ class _Health:
         self.windows = windows
         self.open: FaultWindow | None = None
         self.healthy_since: float | None = None
+        self.held_by_board = False  # the board itself says this sensor is faulty
 
     def judge(self, t: float, fault: tuple[float, str] | None,
               troubled: bool) -> SensorFault | None:
@@ -110,7 +112,7 @@ class _Health:
                 self.windows.append(self.open)
                 return SensorFault(fault[0], "fault", self.sensor, fault[1])
             return None
-        if self.open is None:
+        if self.open is None or self.held_by_board:
             return None
         if troubled:
             self.healthy_since = None
@@ -175,6 +177,20 @@ class FaultMonitor:
                       if fault is not None]
             self._last_t = t
         return found
+
+    def report(self, fault: SensorFault) -> list[SensorFault]:
+        """A fault (or its end) the board reported itself, in its STATUS: the sensor stays
+        faulty until the board says it reads again."""
+        health = self._health[fault.sensor]
+        if fault.event == "fault":
+            health.held_by_board = True
+            if health.open is not None:
+                return []
+            health.open = FaultWindow(fault.sensor, fault.t)
+            self.windows.append(health.open)
+            return [fault]
+        health.held_by_board = False
+        return [health.clear(fault.t)] if health.open is not None else []
 
     def idle(self, now: float) -> list[SensorFault]:
         """No sample has come up to ``now`` (stream time, live): a link fault when too long."""
@@ -274,8 +290,18 @@ class FaultMonitor:
                           float(samples.gy[last]), float(samples.gz[last]))
 
 
-def find_faults(samples: Samples, config: DetectorConfig | None = None
+def find_faults(samples: Samples, config: DetectorConfig | None = None,
+                reported: Sequence[SensorFault] = ()
                 ) -> tuple[list[SensorFault], list[FaultWindow]]:
-    """The faults of a whole stream, and their windows."""
+    """The faults of a whole stream, and their windows; ``reported``: the board's own
+    (from its STATUS frames), taken in at their moments."""
     monitor = FaultMonitor(config)
-    return monitor.add(samples), monitor.windows
+    found: list[SensorFault] = []
+    done = 0
+    for fault in sorted(reported, key=lambda fault: fault.t):
+        upto = int(np.searchsorted(samples.t, fault.t))
+        found += monitor.add(Samples(*(column[done:upto] for column in samples.columns())))
+        found += monitor.report(fault)
+        done = max(done, upto)
+    found += monitor.add(Samples(*(column[done:] for column in samples.columns())))
+    return found, monitor.windows

@@ -126,3 +126,22 @@ def test_the_monitor_steps_through_rows_only_where_something_is_odd() -> None:
     monitor = FaultMonitor()
     assert monitor.add(loaded_stream(30.0)) == []
     assert repr(monitor) == "<FaultMonitor faulty: none, 0 faults>"
+
+
+def test_the_boards_own_status_is_a_fault_of_its_sensor_in_a_capture() -> None:
+    from firmware import frames
+    from hardware.calibration import Calibration
+    from hardware.capture import encode_capture, read_capture_bytes
+
+    data = encode_capture(loaded_stream(), Calibration(8000, 0.0024))
+    data += frames.encode_frame(frames.STATUS, 60000, 4_000_000,
+                                frames.pack_status(0, False, True, 100))
+    data += frames.encode_frame(frames.STATUS, 60001, 7_500_000,
+                                frames.pack_status(0, True, True, 100))
+    capture = read_capture_bytes(data)
+    events = detect_events(capture.samples, reported=capture.board_faults)
+    assert faults_of(events) == [
+        {"t": 4.0, "event": "fault", "sensor": "load-cell",
+         "reason": "the board reports the HX711 not ready for over 200 ms"},
+        {"t": 7.5, "event": "fault-cleared", "sensor": "load-cell"}]
+    assert kinds(events) == []  # the present placed at 6 s was not seen by a sound cell
