@@ -30,7 +30,7 @@ starts to slide off.
 Example::
 
     >>> run = simulate_platform_challenge(seed=4)
-    >>> run.truth[0]["event"], run.samples.t[1] - run.samples.t[0] < 0.02
+    >>> run.truth[0]["event"], bool(run.samples.t[1] - run.samples.t[0] < 0.02)
     ('load', True)
 """
 
