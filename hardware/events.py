@@ -81,8 +81,9 @@ class Signals:
     disturbed: np.ndarray  # bool: knocks and impacts
     mass: np.ndarray  # compensated, g, at physical times t - lag
     lag: float
-    tilt: np.ndarray  # degrees between the (smoothed) specific force and its resting direction
-    lifting: np.ndarray  # m/s²: specific force along the resting vertical, less its resting value
+    accel: np.ndarray  # (3, n) the accelerometer, spikes removed (for the attitude)
+    up: np.ndarray  # the resting vertical: unit vector of the specific force at rest
+    resting_norm: float  # |a| at rest
     faulty: np.ndarray  # bool: a faulty load cell, or the first row after a gap or a faulty IMU
     fault_spans: list[tuple[float, float]]  # (start, end) of every fault, in the times t
 
@@ -155,7 +156,7 @@ class EventDetector:
         mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
         return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
                        _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag,
-                       imu["tilt"], imu["lifting"], faulty,
+                       imu["accel"], imu["up"], imu["resting_norm"], faulty,
                        [(start - lag, end - lag) for start, end in spans])
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
@@ -176,31 +177,16 @@ class EventDetector:
             rest = np.ones_like(rest)
         resting_norm = float(np.median(norm[rest]))
         accel_dev = np.abs(norm - resting_norm)
-        tilt, lifting = self._attitude(t, accel, rest, resting_norm)
+        up = np.median(accel[:, rest], axis=1)
+        up = up / max(float(np.linalg.norm(up)), 1e-9)
         raw_norm = np.sqrt(samples.ax ** 2 + samples.ay ** 2 + samples.az ** 2)
         turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
         ringing = self._ringing(t, raw_norm)
         return {"accel": accel, "gyro": gyro_norm, "rest": rest, "accel_dev": accel_dev,
-                "tilt": tilt, "lifting": lifting,
+                "up": up, "resting_norm": resting_norm,
                 "jolt": np.abs(raw_norm - resting_norm),
                 "moving": _close_gaps(t, turning, config.motion_gap_s),
                 "disturbed": _dilate(t, ringing, config.disturbed_guard_s)}
-
-    def _attitude(self, t: np.ndarray, accel: np.ndarray, rest: np.ndarray,
-                  resting_norm: float) -> tuple[np.ndarray, np.ndarray]:
-        """Tilt from the resting vertical (degrees) and the specific force along that vertical.
-
-        The specific force is averaged over ``tilt_smoothing_s`` first: the hand's tremor
-        swings it fast, a carried drone leans slowly.
-        """
-        up = np.median(accel[:, rest], axis=1)
-        up = up / max(float(np.linalg.norm(up)), 1e-9)
-        width = _odd_width(t, self.config.tilt_smoothing_s, least=3)
-        smooth = np.vstack([_running_mean(axis, width) for axis in accel])
-        along = up @ smooth
-        cosine = along / np.maximum(np.sqrt((smooth ** 2).sum(axis=0)), 1e-9)
-        tilt = np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
-        return tilt, up @ accel - resting_norm
 
     def _ringing(self, t: np.ndarray, raw_norm: np.ndarray) -> np.ndarray:
         """Where the platform rings (knocks, impacts): fast swings of the unfiltered ``|a|``.
@@ -258,27 +244,50 @@ class EventDetector:
         config = self.config
         if signals.t[end] - signals.t[start] < config.min_flight_s:
             return "knock"
-        tilt, speed = self.carried(signals, start, end)
-        if tilt >= config.carried_tilt_deg or speed >= config.carried_speed:
+        if (self.vertical_speed(signals, start, end) >= config.carried_speed
+                or self.tilt(signals, start, end).max(initial=0.0) >= config.carried_tilt_deg):
             return "carried"
         return "pressed"
 
     def carried(self, signals: Signals, start: int, end: int) -> tuple[float, float]:
         """How far a motion moved the platform: (greatest tilt, degrees; greatest vertical
         speed, m/s). A press or a knock leaves both near zero; a lift does not."""
-        t = signals.t[start:end + 1]
-        tilt = float(signals.tilt[start:end + 1].max())
-        steps = np.diff(t, prepend=t[0])
-        speed = np.cumsum(signals.lifting[start:end + 1] * steps)
-        return tilt, float(np.abs(speed).max())
+        return (float(self.tilt(signals, start, end).max(initial=0.0)),
+                self.vertical_speed(signals, start, end))
 
-    def _motions(self, signals: Signals) -> list[tuple[int, int]]:
-        """Runs of motion; a quiet moment in which the hands still tremble does not split one."""
+    @staticmethod
+    def vertical_speed(signals: Signals, start: int, end: int) -> float:
+        """The greatest speed up or down from sample ``start`` to ``end``, m/s: the specific
+        force along the resting vertical, less its resting value, integrated."""
+        t = signals.t[start:end + 1]
+        lifting = signals.up @ signals.accel[:, start:end + 1] - signals.resting_norm
+        return float(np.abs(np.cumsum(lifting * np.diff(t, prepend=t[0]))).max())
+
+    def tilt(self, signals: Signals, start: int, end: int) -> np.ndarray:
+        """Degrees between the specific force (averaged over ``tilt_smoothing_s``: the hand's
+        tremor swings it fast, a carried drone leans slowly) and the resting vertical, from
+        sample ``start`` to ``end``."""
+        if end < start:
+            return np.zeros(0)
+        half = _odd_width(signals.t, self.config.tilt_smoothing_s, least=3) // 2
+        padded = np.pad(signals.accel[:, start:end + 1], ((0, 0), (half + 1, half)), mode="edge")
+        sums = np.cumsum(padded, axis=1)
+        smooth = (sums[:, 2 * half + 1:] - sums[:, :-2 * half - 1]) / (2 * half + 1)
+        cosine = signals.up @ smooth / np.maximum(np.sqrt((smooth ** 2).sum(axis=0)), 1e-9)
+        return np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+
+    def trembling(self, signals: Signals) -> np.ndarray:
+        """Where the IMU shivers above its resting noise: hands on the drone (holding it in
+        the air, or pressing or placing a present on the still drone)."""
         config = self.config
         width = _odd_width(signals.t, config.tremble_s, least=3)
         accel = _running_mean(signals.accel_dev, width) > config.hover_sigmas * signals.accel_sigma
         gyro = _running_mean(signals.gyro, width) > config.hover_sigmas * signals.gyro_sigma
-        trembling = accel | gyro
+        return accel | gyro
+
+    def _motions(self, signals: Signals) -> list[tuple[int, int]]:
+        """Runs of motion; a quiet moment in which the hands still tremble does not split one."""
+        trembling = self.trembling(signals)
         motions: list[tuple[int, int]] = []
         for start, end in _runs(signals.moving):
             if (motions and trembling[motions[-1][1]:start].mean() > 0.5
@@ -294,8 +303,10 @@ class EventDetector:
         t = signals.t
         first = int(np.searchsorted(t, t[end] - 0.15))
         jerk = np.abs(np.diff(signals.jolt[first:end + 2])) / _period(t)
-        level = signals.tilt[end + 1:next_start].max(initial=0.0) < self.config.carried_tilt_deg
-        return bool(len(jerk) and jerk.max() >= self.config.impact_jerk) and level
+        if not len(jerk) or jerk.max() < self.config.impact_jerk:
+            return False
+        return bool(self.tilt(signals, end + 1, next_start - 1).max(initial=0.0)
+                    < self.config.carried_tilt_deg)
 
     def _onset(self, signals: Signals, start: int) -> int:
         """Walk back from where motion was seen to where it left the resting noise."""
@@ -331,7 +342,9 @@ class EventDetector:
         """Flat stretches of the mass at rest; short ones only when a long one agrees."""
         config = self.config
         t, mass = signals.t, signals.mass
-        still = ~_dilate(t, signals.moving, 0.05) & ~signals.disturbed & ~signals.faulty
+        # A hand on the drone (its shiver in the IMU) pushes the load cell: no level there.
+        touched = _dilate(t, signals.moving | self.trembling(signals), 0.05)
+        still = ~touched & ~signals.disturbed & ~signals.faulty
         spread = _running_std(mass, _samples_in(t, config.steady_window_s))
         noise = 0.0
         if _seconds_of(t, still) > config.min_rest_s:
@@ -367,6 +380,13 @@ class EventDetector:
                 soon = t[after.start] - t[level.start] <= config.hand_rest_s
                 calm = not signals.moving[level.end:after.start + 1].any()
                 if rose and fell and still_more and soon and calm:
+                    continue
+                # Up and back to where it was within a press's time, the drone still:
+                # a hand pressed (too steadily for the IMU to feel it).
+                back = abs(after.mass - before.mass) < config.min_mass_change_g / 2
+                brief = t[level.end] - t[level.start] <= config.press_max_s
+                if (rose and fell and back and brief
+                        and not signals.moving[before.end:after.start + 1].any()):
                     continue
             kept.append(level)
         return kept
@@ -404,9 +424,17 @@ class EventDetector:
         reference = levels[0]
         carried = start_mass
         carried_at = [carried]
-        for level in levels[1:]:
+        index = 1
+        while index < len(levels):
+            level = levels[index]
             change = level.mass - reference.mass
             unseen = signals.across_fault(reference.end, level.start)
+            if not unseen and change >= self.config.min_mass_change_g:
+                # A hand still resting on the new present: the load is when it lets go.
+                released = self._released(signals, levels, index)
+                carried_at += [carried] * (released - index)
+                index, level = released, levels[released]
+                change = level.mass - reference.mass
             reference = level  # re-zero at every standstill
             if unseen:  # the change happened while a sensor was faulty: no event from it
                 carried = max(0.0, carried + change)
@@ -418,7 +446,31 @@ class EventDetector:
                     at = self._drop_time(signals, levels, level, change)
                     events.append(DroneEvent(at, "drop", carried))
             carried_at.append(carried)
+            index += 1
         return events, carried_at
+
+    def _released(self, signals: Signals, levels: list[Level], index: int) -> int:
+        """The level at which the hand let go of a present loaded at ``levels[index]``.
+
+        A hand resting on the present, too still to show in the IMU, adds a little to
+        the first level; the levels that follow soon, on the still drone, each a little
+        lower (less than an event's change) and in all ``band_floor_g`` or more below the
+        first, are the hand letting go: the last of them is the load's.
+        """
+        config = self.config
+        t, moving = signals.t, signals.moving
+        last = index
+        while last + 1 < len(levels):
+            before, after = levels[last], levels[last + 1]
+            if (t[after.start] - t[levels[index].start] > config.hand_rest_s
+                    or moving[before.end:after.start + 1].any()
+                    or signals.across_fault(before.end, after.start)
+                    or not 0 < before.mass - after.mass < config.min_mass_change_g):
+                break
+            last += 1
+        if levels[index].mass - levels[last].mass >= config.band_floor_g:
+            return last
+        return index
 
     def _band(self, values: np.ndarray) -> float:
         noise = _sigma(np.diff(values)) / np.sqrt(2) if len(values) > 3 else 0.0

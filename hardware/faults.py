@@ -263,21 +263,18 @@ class FaultMonitor:
     def _odd_rows(self, samples: Samples) -> np.ndarray:
         """Rows that might begin or continue a fault (one vectorised look at the chunk)."""
         config = self.config
-        t, force = samples.t, samples.force_g
+        table = np.vstack(samples.columns())  # t, force, ax, ay, az, gx, gy, gz
+        before = np.array([np.nan if self._last_t is None else self._last_t,
+                           np.nan if self._last_force is None else self._last_force,
+                           *(self._last_imu or (np.nan,) * 6)])
+        steps = np.diff(np.column_stack([before, table]), axis=1)
+        steps[0, np.isnan(steps[0])] = 0.0
         low, high = config.load_range_g
-        before = self._last_t if self._last_t is not None else t[0]
-        odd = np.diff(t, prepend=before) >= config.link_gap_s
-        odd |= np.diff(force, prepend=np.nan if self._last_force is None
-                       else self._last_force) == 0
-        odd |= (force < low) | (force > high)
-        axes = (samples.ax, samples.ay, samples.az, samples.gx, samples.gy, samples.gz)
-        last = self._last_imu or (np.nan,) * 6
-        same = np.ones(len(t), dtype=bool)
-        for axis, previous in zip(axes, last, strict=True):
-            same &= np.diff(axis, prepend=previous) == 0
+        force = table[1]
         gravity2 = (config.no_gravity_g * GRAVITY) ** 2
-        odd |= same | (samples.ax ** 2 + samples.ay ** 2 + samples.az ** 2 < gravity2)
-        return odd
+        return ((steps[0] >= config.link_gap_s) | (steps[1] == 0) | (force < low)
+                | (force > high) | ~steps[2:].any(axis=0)
+                | ((table[2:5] ** 2).sum(axis=0) < gravity2))
 
     def _skip(self, samples: Samples, last: int) -> None:
         t = samples.t
