@@ -492,4 +492,9 @@ def inject_fault(samples: Samples, kind: str, start: float, seconds: float,
     began = float(t[first]) if first < len(t) else start
     if kind in ("load-frozen", "imu-frozen") and first > 0:
         began = float(t[first - 1])  # the repeated reading is the last good one
+    elif kind == "link-stall" and first > 0:
+        # No sample from the one due after the last that came (rows lost just before the
+        # stall belong to it).
+        period = float(np.median(np.diff(t)))
+        began = float(t[first - 1]) + period
     return Samples(*columns), InjectedFault(kind, FAULT_KINDS[kind], began, start + seconds)
