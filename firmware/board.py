@@ -5,6 +5,12 @@ when its sample is due, handle host commands, send a STATUS every second, and
 push queued frames out without blocking. Every sample carries the board's own
 microsecond timestamp.
 
+A sensor that stops is reported at once, not only in the next second's STATUS:
+when the HX711 has not been ready for more than ``LOAD_TIMEOUT_US`` or the
+MPU-6050 does not acknowledge on I2C, a STATUS goes out with its flag cleared,
+stamped with the moment the trouble began (the last reading; the failed read);
+another, stamped now, when it reads again.
+
 Example (``main.py`` builds the real one)::
 
     board = Board(cell, imu, outbox, read_input, ticks_us, ticks_diff, board_id)
@@ -20,6 +26,7 @@ except ImportError:
 FIRMWARE_VERSION = "packref-drone 1.0"
 IMU_MPU6050 = 1
 STATUS_PERIOD_US = 1000000
+LOAD_TIMEOUT_US = 200000  # the HX711 converts at 10 or 80 Hz: 200 ms without data is a fault
 
 
 class Board:
@@ -43,6 +50,7 @@ class Board:
         self._averaging = None  # [command dict, command seq, readings so far]
         self.load_ok = True
         self.imu_ok = True
+        self._last_load_us = 0  # the last HX711 reading (start-up counts as one)
         self.send_hello()
 
     def __repr__(self) -> str:
@@ -74,17 +82,33 @@ class Board:
         self._poll_host()
         now = self.now_us()
         if now >= self._next_status_us:
-            self._next_status_us = now + STATUS_PERIOD_US
-            self.send(frames.STATUS, frames.pack_status(self.outbox.dropped, self.load_ok,
-                                                        self.imu_ok, self.imu.rate_hz))
+            self.send_status()
         self.outbox.pump()
+
+    def send_status(self, at_us=None) -> None:
+        """A STATUS now (``at_us``: stamped with an earlier moment, when trouble began)."""
+        self._next_status_us = self.now_us() + STATUS_PERIOD_US
+        self.send(frames.STATUS, frames.pack_status(self.outbox.dropped, self.load_ok,
+                                                    self.imu_ok, self.imu.rate_hz), at_us)
+
+    def _health(self, load_ok, imu_ok, at_us=None) -> None:
+        """Note the sensors' health; a change goes out in a STATUS at once."""
+        if load_ok == self.load_ok and imu_ok == self.imu_ok:
+            return
+        self.load_ok, self.imu_ok = load_ok, imu_ok
+        self.send_status(at_us)
 
     def _poll_load_cell(self):
         counts = self.cell.read()
         if counts is None:
+            if self.load_ok and self.now_us() - self._last_load_us > LOAD_TIMEOUT_US:
+                self._health(False, self.imu_ok, self._last_load_us)
             return
         at = self.now_us()
+        self._last_load_us = at
         self.send(frames.SAMPLE_LOAD, frames.pack_load(counts), at)
+        if not self.load_ok:
+            self._health(True, self.imu_ok)
         if self._averaging is not None:
             self._average(counts)
 
@@ -98,10 +122,12 @@ class Board:
             if not self.imu.data_ready():
                 return
             sample = self.imu.read_raw()
-        except OSError:
-            self.imu_ok = False
+        except OSError:  # no acknowledge on I2C
+            if self.imu_ok:
+                self._health(self.load_ok, False, now)
             return
-        self.imu_ok = True
+        if not self.imu_ok:
+            self._health(self.load_ok, True)
         period = 1000000 // self.imu.rate_hz
         self._next_imu_us = max(self._next_imu_us + period, now - period)
         self.send(frames.SAMPLE_IMU, frames.pack_imu(*sample), now)

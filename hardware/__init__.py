@@ -1,9 +1,11 @@
 """The drone's side of packref: sensor samples, event detection, serial link, GPIO.
 
 ``hardware`` never imports ``rules`` or ``station``; it produces plain values
-(:class:`~hardware.samples.Samples`, :class:`~hardware.events.DroneEvent`) that
-others translate into game actions. The frame format it shares with the board
-lives in :mod:`firmware.frames`.
+(:class:`~hardware.samples.Samples`, :class:`~hardware.events.DroneEvent`,
+:class:`~hardware.faults.SensorFault`) that others translate into game actions.
+A live board is read through one component, :class:`hardware.stream.DroneStream`
+(link → frames → samples → live detector). The frame format it shares with the
+board lives in :mod:`firmware.frames`.
 
 Example::
 

@@ -33,9 +33,14 @@ import numpy as np
 from firmware import frames
 from hardware.calibration import Calibration
 from hardware.errors import SampleFileError
+from hardware.faults import SensorFault
 from hardware.samples import Samples
 
 MAGIC = b"PACKREF-DRONE-CAPTURE 1\n"
+BOARD_REASONS = {  # what the board's STATUS flags mean, when cleared
+    "load-cell": "the board reports the HX711 not ready for over 200 ms",
+    "imu": "the board reports the MPU-6050 not answering on I2C",
+}
 GRAVITY = 9.80665
 DEFAULT_IMU = {"accel_lsb_per_g": 8192, "gyro_lsb_per_dps": 65.5}
 
@@ -101,6 +106,8 @@ class SampleAssembler:
     clock: BoardClock = field(default_factory=BoardClock)
     sequence: SequenceCounter = field(default_factory=SequenceCounter)
     hello: dict | None = None
+    board_faults: list[SensorFault] = field(default_factory=list)  # from STATUS, in order
+    _board_ok: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(BOARD_REASONS, True))
     _imu_rows: list[tuple[float, tuple[int, ...]]] = field(default_factory=list)
     _loads: list[tuple[float, int]] = field(default_factory=list)
 
@@ -121,6 +128,17 @@ class SampleAssembler:
             self._imu_rows.append((at, frames.unpack_imu(frame.payload)))
         elif frame.kind == frames.SAMPLE_LOAD:
             self._loads.append((at, frames.unpack_load(frame.payload)))
+        elif frame.kind == frames.STATUS:
+            self._status(frames.unpack_status(frame.payload), at)
+
+    def _status(self, status: dict, at: float) -> None:
+        """The board's word on its sensors: a flag that changes is a fault or its end."""
+        for sensor, ok in (("load-cell", status["load_ok"]), ("imu", status["imu_ok"])):
+            if ok == self._board_ok[sensor]:
+                continue
+            self._board_ok[sensor] = ok
+            self.board_faults.append(SensorFault(at, "fault-cleared", sensor) if ok else
+                                     SensorFault(at, "fault", sensor, BOARD_REASONS[sensor]))
 
     def samples(self) -> Samples:
         """Rows at the IMU's times; force interpolated from the load cell's readings."""
@@ -151,6 +169,7 @@ class Capture:
     frames: int
     bad_frames: int
     lost_frames: int
+    board_faults: list[SensorFault] = field(default_factory=list)  # the board's own STATUS
 
     def __repr__(self) -> str:
         return (f"<Capture {self.samples!r}, {self.frames} frames, {self.bad_frames} bad, "
@@ -188,7 +207,8 @@ def read_capture_bytes(data: bytes, name: str = "<capture>",
         samples = assembler.samples()
     except ValueError as error:
         raise SampleFileError(f"{name}: {error}") from None
-    return Capture(header, samples, reader.frames, reader.bad_frames, assembler.sequence.lost)
+    return Capture(header, samples, reader.frames, reader.bad_frames, assembler.sequence.lost,
+                   assembler.board_faults)
 
 
 def _parse_header(data: bytes, name: str) -> tuple[dict, int]:

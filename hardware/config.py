@@ -29,6 +29,9 @@ class DetectorConfig:
     ringing_s: float = 0.05  # ringing is |a| against its running mean over this long
     tremble_s: float = 0.015  # trembling (hover, motion onset) is averaged this long (≥ 3 rows)
     impact_jerk: float = 100.0  # m/s³: a landing shows a jolt of |a| changing at least this fast
+    carried_tilt_deg: float = 3.0  # a flight leans the platform at least this far...
+    carried_speed: float = 0.08  # m/s ...or moves it up or down at least this fast
+    tilt_smoothing_s: float = 0.1  # the platform's lean is the specific force averaged this long
     min_rest_s: float = 0.1  # with less rest than this, the whole stream is the resting reference
 
     # Mass (load cell compensated by the accelerometer).
@@ -43,12 +46,24 @@ class DetectorConfig:
     steady_sigmas: float = 3.5
     min_mass_change_g: float = 1.0  # smaller changes between steady levels are not events
     hand_rest_s: float = 1.2  # a level this short before a smaller rise was a resting hand
+    press_max_s: float = 0.6  # a level this short, up and back down to the same, was a press
     band_floor_g: float = 0.25  # "the new mass stands" within this band
     band_sigmas: float = 4.0
     smoothing_s: float = 0.2  # running median of the mass when locating a fall in flight
     spike_filter_s: float = 0.05  # running median of the force that removes single spikes
     imu_spike_filter_s: float = 0.03  # the same for the IMU (short: impacts ring fast)
     min_samples: int = 10  # fewer samples give no events
+
+    # Sensor faults (hardware.faults.FaultMonitor): reported, never read as events.
+    load_frozen_s: float = 1.0  # a live HX711 is never exactly constant this long
+    load_range_g: tuple[float, float] = (-100.0, 2000.0)  # tared grams a sound cell can read
+    load_out_of_range_s: float = 0.05  # beyond the range this long (one spike is not enough)
+    imu_zero_s: float = 0.02  # all six axes exactly 0 this long (3 rows at 100 Hz)
+    imu_frozen_s: float = 0.5  # all six axes exactly repeated this long
+    no_gravity_g: float = 0.5  # |a| under this many g...
+    no_gravity_s: float = 0.5  # ...this long: no drone falls freely for half a second
+    link_gap_s: float = 0.5  # no sample this long
+    fault_clear_s: float = 0.5  # a faulty sensor must read plausibly this long to be cleared
 
     # Live detection (LiveEventDetector): a window of the stream, re-zeroed at a settled level.
     live_anchor_margin_s: float = 2.0  # a level settles this long before the settled horizon

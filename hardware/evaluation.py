@@ -53,7 +53,7 @@ class EventScore:
 def match_events(truth: Iterable[dict], detected: Iterable[dict]) -> EventScore:
     """Pair each true event with the nearest unused detection of its type within 0.5 s."""
     score = EventScore()
-    detected = list(detected)
+    detected = [event for event in detected if event["event"] in EVENT_TYPES]  # not faults
     used = [False] * len(detected)
     for true in truth:
         kind = true["event"]

@@ -27,7 +27,7 @@ Example::
     >>> from hardware.simulate import simulate_challenge
     >>> events = detect_events(simulate_challenge(seed=3).samples)
     >>> events[0]
-    DroneEvent(t=1.67..., event='load', mass_g=22.89...)
+    DroneEvent(t=1.66..., event='load', mass_g=22.8...)
 """
 
 from __future__ import annotations
@@ -35,12 +35,13 @@ from __future__ import annotations
 import itertools
 import warnings
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from hardware.config import DetectorConfig
+from hardware.faults import FaultMonitor, FaultWindow, SensorFault, find_faults
 from hardware.samples import Samples
 
 EVENT_TYPES: tuple[str, ...] = ("load", "lift", "land", "drop")
@@ -60,14 +61,14 @@ class DroneEvent:
 
 
 @dataclass(frozen=True)
-class _Level:
+class Level:
     start: int  # sample indices, inclusive
     end: int
     mass: float
 
 
 @dataclass
-class _Signals:
+class Signals:
     """The cleaned-up streams the detector works on."""
 
     t: np.ndarray
@@ -80,6 +81,17 @@ class _Signals:
     disturbed: np.ndarray  # bool: knocks and impacts
     mass: np.ndarray  # compensated, g, at physical times t - lag
     lag: float
+    accel: np.ndarray  # (3, n) the accelerometer, spikes removed (for the attitude)
+    up: np.ndarray  # the resting vertical: unit vector of the specific force at rest
+    resting_norm: float  # |a| at rest
+    faulty: np.ndarray  # bool: a faulty load cell, or the first row after a gap or a faulty IMU
+    fault_spans: list[tuple[float, float]]  # (start, end) of every fault, in the times t
+
+    def across_fault(self, first: int, last: int) -> bool:
+        """Whether a fault lies between samples ``first`` and ``last``: no mass change
+        between them may be read as a load or a drop."""
+        start, end = self.t[first], self.t[last]
+        return any(began <= end and ended >= start for began, ended in self.fault_spans)
 
 
 class EventDetector:
@@ -100,27 +112,40 @@ class EventDetector:
         return (f"EventDetector(min_mass_change_g={self.config.min_mass_change_g}, "
                 f"min_flight_s={self.config.min_flight_s})")
 
-    def detect(self, samples: Samples) -> list[DroneEvent]:
-        """The events of ``samples`` in time order."""
-        if len(samples) < self.config.min_samples:
+    def detect(self, samples: Samples,
+               reported: Sequence[SensorFault] = ()) -> list[DroneEvent | SensorFault]:
+        """The events and sensor faults of ``samples`` in time order; ``reported``: the
+        faults the board reported itself (:attr:`hardware.capture.Capture.board_faults`)."""
+        faults, windows = find_faults(samples, self.config, reported)
+        return sorted(self.events(samples, windows) + faults, key=lambda event: event.t)
+
+    def events(self, samples: Samples, windows: Sequence[FaultWindow] = ()) -> list[DroneEvent]:
+        """Loads, lifts, landings and drops in time order; none read from a sensor inside
+        one of its fault ``windows`` (see :mod:`hardware.faults`)."""
+        signals = self.signals(samples, windows)
+        if signals is None:
             return []
-        signals = self._signals(samples)
         self.lag_s = signals.lag
-        levels = self._levels(signals)
+        levels = self.levels(signals)
         start_mass = max(0.0, levels[0].mass) if levels else 0.0
-        mass_events, _ = self._mass_events(signals, levels, start_mass)
-        return _with_masses(self._flights(signals), mass_events, start_mass)
+        mass_events, _ = self.mass_events(signals, levels, start_mass)
+        return _with_masses(self.flights(signals), mass_events, start_mass)
 
     # -- preparing the signals -----------------------------------------------------
-    def _signals(self, samples: Samples) -> _Signals:
+    def signals(self, samples: Samples, windows: Sequence[FaultWindow] = ()) -> Signals | None:
+        """The cleaned-up signals (None: too few healthy samples). Rows of a faulty IMU are
+        left out; a faulty load cell's rows make no level and show no lag."""
         config = self.config
+        samples, faulty, spans = _healthy(samples, windows, config.link_gap_s)
+        if len(samples) < config.min_samples:
+            return None
         t = samples.t
         imu = self._imu(samples)
         rest, accel_dev = imu["rest"], imu["accel_dev"]
         az, az_rest = imu["accel"][2], float(np.median(imu["accel"][2][rest]))
         force = _running_median(samples.force_g, _odd_width(t, config.spike_filter_s))
         moving, disturbed = imu["moving"], imu["disturbed"]
-        lag = self._lag(t, force, az, az_rest, moving & ~disturbed)
+        lag = self._lag(t, force, az, az_rest, moving & ~disturbed & ~faulty)
         az_then = np.interp(t - lag, t, az)
         # Where the platform is at rest, or moves less than the accelerometer's noise,
         # compensating would only add that noise to the mass.
@@ -129,8 +154,10 @@ class EventDetector:
         az_then = az_rest + np.sign(change) * np.maximum(np.abs(change) - 3 * accel_sigma, 0.0)
         az_then[~_dilate(t, moving | disturbed, 0.1)] = az_rest
         mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
-        return _Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
-                        _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag)
+        return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
+                       _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag,
+                       imu["accel"], imu["up"], imu["resting_norm"], faulty,
+                       [(start - lag, end - lag) for start, end in spans])
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
         """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
@@ -150,10 +177,13 @@ class EventDetector:
             rest = np.ones_like(rest)
         resting_norm = float(np.median(norm[rest]))
         accel_dev = np.abs(norm - resting_norm)
+        up = np.median(accel[:, rest], axis=1)
+        up = up / max(float(np.linalg.norm(up)), 1e-9)
         raw_norm = np.sqrt(samples.ax ** 2 + samples.ay ** 2 + samples.az ** 2)
         turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
         ringing = self._ringing(t, raw_norm)
         return {"accel": accel, "gyro": gyro_norm, "rest": rest, "accel_dev": accel_dev,
+                "up": up, "resting_norm": resting_norm,
                 "jolt": np.abs(raw_norm - resting_norm),
                 "moving": _close_gaps(t, turning, config.motion_gap_s),
                 "disturbed": _dilate(t, ringing, config.disturbed_guard_s)}
@@ -194,33 +224,91 @@ class EventDetector:
             yield float(lag), np.diff(mass) ** 2
 
     # -- flights -------------------------------------------------------------------
-    def _flights(self, signals: _Signals) -> list[DroneEvent]:
+    def flights(self, signals: Signals) -> list[DroneEvent]:
+        """Lifts and landings (``mass_g`` 0: :func:`_with_masses` fills it in)."""
         events = []
         t = signals.t
         for start, end in self._motions(signals):
-            if t[end] - t[start] < self.config.min_flight_s:
-                continue  # a knock
+            if self.motion_state(signals, start, end) != "carried":
+                continue  # a knock, or a hand pressing on the still drone
             events.append(DroneEvent(float(t[self._onset(signals, start)]), "lift", 0.0))
             if end < len(t) - 1:
                 events.append(DroneEvent(self._impact(signals, end), "land", 0.0))
-        return events
+        return [event for event in events
+                if not any(start < event.t < end for start, end in signals.fault_spans)]
 
-    def _motions(self, signals: _Signals) -> list[tuple[int, int]]:
-        """Runs of motion; a quiet moment in which the hands still tremble does not split one."""
+    def motion_state(self, signals: Signals, start: int, end: int) -> str:
+        """What moved the IMU from sample ``start`` to ``end``: ``"knock"`` (short),
+        ``"pressed"`` (long, but the platform neither leant nor rose: a hand on the
+        still drone) or ``"carried"`` (a flight). See docs/drone-events.md, "States"."""
+        config = self.config
+        if signals.t[end] - signals.t[start] < config.min_flight_s:
+            return "knock"
+        if (self.vertical_speed(signals, start, end) >= config.carried_speed
+                or self.tilt(signals, start, end).max(initial=0.0) >= config.carried_tilt_deg):
+            return "carried"
+        return "pressed"
+
+    def carried(self, signals: Signals, start: int, end: int) -> tuple[float, float]:
+        """How far a motion moved the platform: (greatest tilt, degrees; greatest vertical
+        speed, m/s). A press or a knock leaves both near zero; a lift does not."""
+        return (float(self.tilt(signals, start, end).max(initial=0.0)),
+                self.vertical_speed(signals, start, end))
+
+    @staticmethod
+    def vertical_speed(signals: Signals, start: int, end: int) -> float:
+        """The greatest speed up or down from sample ``start`` to ``end``, m/s: the specific
+        force along the resting vertical, less its resting value, integrated."""
+        t = signals.t[start:end + 1]
+        lifting = signals.up @ signals.accel[:, start:end + 1] - signals.resting_norm
+        return float(np.abs(np.cumsum(lifting * np.diff(t, prepend=t[0]))).max())
+
+    def tilt(self, signals: Signals, start: int, end: int) -> np.ndarray:
+        """Degrees between the specific force (averaged over ``tilt_smoothing_s``: the hand's
+        tremor swings it fast, a carried drone leans slowly) and the resting vertical, from
+        sample ``start`` to ``end``."""
+        if end < start:
+            return np.zeros(0)
+        half = _odd_width(signals.t, self.config.tilt_smoothing_s, least=3) // 2
+        padded = np.pad(signals.accel[:, start:end + 1], ((0, 0), (half + 1, half)), mode="edge")
+        sums = np.cumsum(padded, axis=1)
+        smooth = (sums[:, 2 * half + 1:] - sums[:, :-2 * half - 1]) / (2 * half + 1)
+        cosine = signals.up @ smooth / np.maximum(np.sqrt((smooth ** 2).sum(axis=0)), 1e-9)
+        return np.degrees(np.arccos(np.clip(cosine, -1.0, 1.0)))
+
+    def trembling(self, signals: Signals) -> np.ndarray:
+        """Where the IMU shivers above its resting noise: hands on the drone (holding it in
+        the air, or pressing or placing a present on the still drone)."""
         config = self.config
         width = _odd_width(signals.t, config.tremble_s, least=3)
         accel = _running_mean(signals.accel_dev, width) > config.hover_sigmas * signals.accel_sigma
         gyro = _running_mean(signals.gyro, width) > config.hover_sigmas * signals.gyro_sigma
-        trembling = accel | gyro
+        return accel | gyro
+
+    def _motions(self, signals: Signals) -> list[tuple[int, int]]:
+        """Runs of motion; a quiet moment in which the hands still tremble does not split one."""
+        trembling = self.trembling(signals)
         motions: list[tuple[int, int]] = []
         for start, end in _runs(signals.moving):
-            if motions and trembling[motions[-1][1]:start].mean() > 0.5:
+            if (motions and trembling[motions[-1][1]:start].mean() > 0.5
+                    and not self._landed(signals, motions[-1][1], start)):
                 motions[-1] = (motions[-1][0], end)
             else:
                 motions.append((start, end))
         return motions
 
-    def _onset(self, signals: _Signals, start: int) -> int:
+    def _landed(self, signals: Signals, end: int, next_start: int) -> bool:
+        """Whether a motion ending at ``end`` came down with an impact onto a level rest:
+        hands trembling on the drone after that (placing the next present) are no hover."""
+        t = signals.t
+        first = int(np.searchsorted(t, t[end] - 0.15))
+        jerk = np.abs(np.diff(signals.jolt[first:end + 2])) / _period(t)
+        if not len(jerk) or jerk.max() < self.config.impact_jerk:
+            return False
+        return bool(self.tilt(signals, end + 1, next_start - 1).max(initial=0.0)
+                    < self.config.carried_tilt_deg)
+
+    def _onset(self, signals: Signals, start: int) -> int:
         """Walk back from where motion was seen to where it left the resting noise."""
         sigmas = self.config.onset_sigmas
         width = _odd_width(signals.t, self.config.tremble_s, least=3)
@@ -232,7 +320,7 @@ class EventDetector:
             i -= 1
         return i
 
-    def _impact(self, signals: _Signals, end: int) -> float:
+    def _impact(self, signals: Signals, end: int) -> float:
         """The onset of the last big jolt (two strong jerks or more) before the drone rests."""
         t = signals.t
         period = _period(t)
@@ -250,11 +338,13 @@ class EventDetector:
         return float((t[at - 1] + t[at]) / 2)
 
     # -- mass --------------------------------------------------------------------------
-    def _levels(self, signals: _Signals) -> list[_Level]:
+    def levels(self, signals: Signals) -> list[Level]:
         """Flat stretches of the mass at rest; short ones only when a long one agrees."""
         config = self.config
         t, mass = signals.t, signals.mass
-        still = ~_dilate(t, signals.moving, 0.05) & ~signals.disturbed
+        # A hand on the drone (its shiver in the IMU) pushes the load cell: no level there.
+        touched = _dilate(t, signals.moving | self.trembling(signals), 0.05)
+        still = ~touched & ~signals.disturbed & ~signals.faulty
         spread = _running_std(mass, _samples_in(t, config.steady_window_s))
         noise = 0.0
         if _seconds_of(t, still) > config.min_rest_s:
@@ -270,7 +360,7 @@ class EventDetector:
                   if anchors[index] or self._confirmed(levels, anchors, index)]
         return self._without_hand_rests(levels, signals)
 
-    def _without_hand_rests(self, levels: list[_Level], signals: _Signals) -> list[_Level]:
+    def _without_hand_rests(self, levels: list[Level], signals: Signals) -> list[Level]:
         """Drop a level that is a placing hand resting on the present, not a present.
 
         Up, then soon down to a level still above the one before, with the drone on
@@ -280,7 +370,7 @@ class EventDetector:
         """
         config = self.config
         t = signals.t
-        kept: list[_Level] = []
+        kept: list[Level] = []
         for index, level in enumerate(levels):
             if 0 < index < len(levels) - 1 and kept:
                 before, after = kept[-1], levels[index + 1]
@@ -291,11 +381,18 @@ class EventDetector:
                 calm = not signals.moving[level.end:after.start + 1].any()
                 if rose and fell and still_more and soon and calm:
                     continue
+                # Up and back to where it was within a press's time, the drone still:
+                # a hand pressed (too steadily for the IMU to feel it).
+                back = abs(after.mass - before.mass) < config.min_mass_change_g / 2
+                brief = t[level.end] - t[level.start] <= config.press_max_s
+                if (rose and fell and back and brief
+                        and not signals.moving[before.end:after.start + 1].any()):
+                    continue
             kept.append(level)
         return kept
 
     @staticmethod
-    def _grown(signals: _Signals, still: np.ndarray, band: float, start: int, end: int) -> _Level:
+    def _grown(signals: Signals, still: np.ndarray, band: float, start: int, end: int) -> Level:
         """A flat run grown over the neighbouring samples that stay within ``band`` of it."""
         mass = signals.mass
         level = float(np.median(mass[start:end + 1]))
@@ -303,9 +400,9 @@ class EventDetector:
             start -= 1
         while end < len(mass) - 1 and still[end + 1] and abs(mass[end + 1] - level) < band:
             end += 1
-        return _Level(start, end, level)
+        return Level(start, end, level)
 
-    def _confirmed(self, levels: list[_Level], anchors: list[bool], index: int) -> bool:
+    def _confirmed(self, levels: list[Level], anchors: list[bool], index: int) -> bool:
         """A short level is real when the next long level (or the previous) has its mass."""
         tolerance = self.config.min_mass_change_g / 2
         later = [level for level, anchor in zip(levels[index + 1:], anchors[index + 1:],
@@ -315,7 +412,7 @@ class EventDetector:
         neighbours = later[:1] + earlier[-1:]
         return any(abs(other.mass - levels[index].mass) < tolerance for other in neighbours)
 
-    def _mass_events(self, signals: _Signals, levels: list[_Level],
+    def mass_events(self, signals: Signals, levels: list[Level],
                      start_mass: float) -> tuple[list[DroneEvent], list[float]]:
         """Loads and drops between ``levels``; the carried mass at each level.
 
@@ -327,10 +424,21 @@ class EventDetector:
         reference = levels[0]
         carried = start_mass
         carried_at = [carried]
-        for level in levels[1:]:
+        index = 1
+        while index < len(levels):
+            level = levels[index]
             change = level.mass - reference.mass
+            unseen = signals.across_fault(reference.end, level.start)
+            if not unseen and change >= self.config.min_mass_change_g:
+                # A hand still resting on the new present: the load is when it lets go.
+                released = self._released(signals, levels, index)
+                carried_at += [carried] * (released - index)
+                index, level = released, levels[released]
+                change = level.mass - reference.mass
             reference = level  # re-zero at every standstill
-            if abs(change) >= self.config.min_mass_change_g:
+            if unseen:  # the change happened while a sensor was faulty: no event from it
+                carried = max(0.0, carried + change)
+            elif abs(change) >= self.config.min_mass_change_g:
                 carried = max(0.0, carried + change)
                 if change > 0:
                     events.append(DroneEvent(self._load_time(signals, level), "load", carried))
@@ -338,13 +446,37 @@ class EventDetector:
                     at = self._drop_time(signals, levels, level, change)
                     events.append(DroneEvent(at, "drop", carried))
             carried_at.append(carried)
+            index += 1
         return events, carried_at
+
+    def _released(self, signals: Signals, levels: list[Level], index: int) -> int:
+        """The level at which the hand let go of a present loaded at ``levels[index]``.
+
+        A hand resting on the present, too still to show in the IMU, adds a little to
+        the first level; the levels that follow soon, on the still drone, each a little
+        lower (less than an event's change) and in all ``band_floor_g`` or more below the
+        first, are the hand letting go: the last of them is the load's.
+        """
+        config = self.config
+        t, moving = signals.t, signals.moving
+        last = index
+        while last + 1 < len(levels):
+            before, after = levels[last], levels[last + 1]
+            if (t[after.start] - t[levels[index].start] > config.hand_rest_s
+                    or moving[before.end:after.start + 1].any()
+                    or signals.across_fault(before.end, after.start)
+                    or not 0 < before.mass - after.mass < config.min_mass_change_g):
+                break
+            last += 1
+        if levels[index].mass - levels[last].mass >= config.band_floor_g:
+            return last
+        return index
 
     def _band(self, values: np.ndarray) -> float:
         noise = _sigma(np.diff(values)) / np.sqrt(2) if len(values) > 3 else 0.0
         return max(self.config.band_floor_g, self.config.band_sigmas * noise)
 
-    def _load_time(self, signals: _Signals, level: _Level) -> float:
+    def _load_time(self, signals: Signals, level: Level) -> float:
         """When the new mass started to stand: walk back while within its band.
 
         A knock (samples the ringing disturbed) is walked over: the mass stood before it.
@@ -360,7 +492,7 @@ class EventDetector:
             i += 1
         return float(signals.t[i])
 
-    def _drop_time(self, signals: _Signals, levels, level: _Level, change: float) -> float:
+    def _drop_time(self, signals: Signals, levels, level: Level, change: float) -> float:
         """When the old mass was left: the fall's ramp, extrapolated back to the old mass.
 
         The step from the old level to the new that fits the smoothed mass best finds
@@ -386,16 +518,17 @@ class EventDetector:
         onset = t[start] - (t[finish] - t[start]) / 2
         return float(max(onset, t[0]))
 
-    def _smoothed_mass(self, signals: _Signals, first: int, last: int) -> np.ndarray:
+    def _smoothed_mass(self, signals: Signals, first: int, last: int) -> np.ndarray:
         mass = signals.mass[first:last + 1].copy()
         mass[signals.disturbed[first:last + 1]] = np.nan
         width = _samples_in(signals.t, self.config.smoothing_s) | 1
         return _running_nanmedian(mass, width)
 
 
-def detect_events(samples: Samples, config: DetectorConfig | None = None) -> list[DroneEvent]:
-    """The events in ``samples``, in time order (see :class:`EventDetector`)."""
-    return EventDetector(config).detect(samples)
+def detect_events(samples: Samples, config: DetectorConfig | None = None,
+                  reported: Sequence[SensorFault] = ()) -> list[DroneEvent | SensorFault]:
+    """The events and sensor faults in ``samples``, in time order (see :class:`EventDetector`)."""
+    return EventDetector(config).detect(samples, reported)
 
 
 def _with_masses(flights, mass_events, start_mass: float) -> list[DroneEvent]:
@@ -413,6 +546,32 @@ def _with_masses(flights, mass_events, start_mass: float) -> list[DroneEvent]:
 
 
 # -- array helpers -----------------------------------------------------------------------
+
+
+def _healthy(samples: Samples, windows: Sequence[FaultWindow], gap_s: float
+             ) -> tuple[Samples, np.ndarray, list[tuple[float, float]]]:
+    """The rows of a sound IMU; where the load cell was faulty or the stream broke off
+    (the first row after a gap or a faulty IMU); and every fault's span."""
+    t = samples.t
+    imu_bad = np.zeros(len(t), dtype=bool)
+    load_bad = np.zeros(len(t), dtype=bool)
+    for window in windows:
+        if window.sensor == "imu":
+            imu_bad |= window.covers(t)
+        elif window.sensor == "load-cell":
+            load_bad |= window.covers(t)
+    if imu_bad.any():
+        samples = Samples(*(column[~imu_bad] for column in samples.columns()))
+        load_bad = load_bad[~imu_bad]
+        t = samples.t
+    broken = np.concatenate([[False], np.diff(t) >= gap_s])
+    if imu_bad.any():
+        kept = np.flatnonzero(~imu_bad)
+        broken |= np.concatenate([[False], np.diff(kept) > 1])
+    spans = [(window.start, window.end) for window in windows]
+    return samples, load_bad | broken, spans
+
+
 
 
 def _samples_in(t: np.ndarray, seconds: float) -> int:
@@ -505,9 +664,9 @@ def _nan_median(values: np.ndarray, default: float) -> float:
     return float(np.median(values)) if len(values) else default
 
 
-def _merged(levels: list[_Level], signals: _Signals, band: float) -> list[_Level]:
+def _merged(levels: list[Level], signals: Signals, band: float) -> list[Level]:
     """Join neighbouring levels of one mass that only a knock or a spike kept apart."""
-    merged: list[_Level] = []
+    merged: list[Level] = []
     for level in levels:
         if merged:
             last = merged[-1]
@@ -517,7 +676,7 @@ def _merged(levels: list[_Level], signals: _Signals, band: float) -> list[_Level
             if abs(level.mass - last.mass) < band and gap < 0.5 and calm:
                 mass = float(np.median(signals.mass[last.start:level.end + 1]
                                        [~signals.disturbed[last.start:level.end + 1]]))
-                merged[-1] = _Level(last.start, level.end, mass)
+                merged[-1] = Level(last.start, level.end, mass)
                 continue
         merged.append(level)
     return merged
@@ -639,6 +798,7 @@ class LiveEventDetector:
         self.detector = _WindowDetector(config)
         self.config = self.detector.config
         self.settle_s = settle_s
+        self.monitor = FaultMonitor(self.config)
         self._chunks: list[Samples] = []
         self._anchor: _Anchor | None = None
         self._from_start = True  # the window still holds the stream's first sample
@@ -655,15 +815,31 @@ class LiveEventDetector:
         """Samples held in memory now."""
         return sum(len(chunk) for chunk in self._chunks)
 
-    def add(self, samples: Samples) -> list[DroneEvent]:
-        """Take more samples; the events that have settled since the last call."""
+    def add(self, samples: Samples) -> list[DroneEvent | SensorFault]:
+        """Take more samples; the events that have settled since the last call, and the
+        sensor faults (and clearings) these samples show, at once."""
+        faults = self.monitor.add(samples)
         if len(samples):
             self._chunks.append(samples)
-        return self._settled(final=False)
+        return self._settled(final=False) + faults
+
+    def report(self, fault: SensorFault) -> list[SensorFault]:
+        """A fault (or its end) the board reported in its STATUS: as the monitor's own."""
+        return self.monitor.report(fault)
+
+    def idle(self, now: float) -> list[SensorFault]:
+        """No sample came up to ``now`` (the stream's clock, e.g. the last sample's time
+        plus the seconds waited since it came): a ``link`` fault once that is too long."""
+        return self.monitor.idle(now)
 
     def finish(self) -> list[DroneEvent]:
         """The stream has ended: every event not reported yet."""
         return self._settled(final=True)
+
+    @property
+    def faulty(self) -> list[str]:
+        """The sensors faulty now (no load or drop is read from them)."""
+        return self.monitor.faulty
 
     def _settled(self, final: bool) -> list[DroneEvent]:
         if not self._chunks:
@@ -701,18 +877,20 @@ class LiveEventDetector:
         """The window's events, and the time from which they may be new (its reference level)."""
         detector = self.detector
         detector.horizon = horizon
-        signals = detector._signals(stream)
+        signals = detector.signals(stream, self.monitor.windows)
+        if signals is None:
+            return [], np.inf
         detector.lag_s = signals.lag
         detector.commit_lag()
-        levels = detector._levels(signals)
+        levels = detector.levels(signals)
         first, start_mass = self._reference(signals, levels)
         levels = levels[first:]
-        mass_events, carried_at = detector._mass_events(signals, levels, start_mass)
+        mass_events, carried_at = detector.mass_events(signals, levels, start_mass)
         since = float(signals.t[levels[0].start]) if levels and self._anchor else -np.inf
         self._anchor = self._next_anchor(signals, levels, carried_at, horizon) or self._anchor
-        return _with_masses(detector._flights(signals), mass_events, start_mass), since
+        return _with_masses(detector.flights(signals), mass_events, start_mass), since
 
-    def _reference(self, signals: _Signals, levels: list[_Level]) -> tuple[int, float]:
+    def _reference(self, signals: Signals, levels: list[Level]) -> tuple[int, float]:
         """The index of the level the window is re-zeroed at, and the mass carried there."""
         if not levels:
             return 0, 0.0
@@ -729,7 +907,7 @@ class LiveEventDetector:
     def _last_mass(self) -> float:
         return self._recent[-1].mass_g if self._recent else 0.0
 
-    def _next_anchor(self, signals: _Signals, levels: list[_Level], carried_at: list[float],
+    def _next_anchor(self, signals: Signals, levels: list[Level], carried_at: list[float],
                      horizon: float) -> _Anchor | None:
         """The last long level that started well before the settled horizon."""
         t = signals.t
@@ -752,6 +930,8 @@ class LiveEventDetector:
                     newest - config.live_max_window_s)
         if self._anchor is not None and self._anchor.t < start:
             self._anchor = None  # no settled level for too long: re-zero at the window's first
+        self.monitor.windows[:] = [window for window in self.monitor.windows
+                                   if window.end >= start]
         keep = stream.t >= start
         if not keep.all():
             self._from_start = False

@@ -22,7 +22,8 @@ from hardware.simulate import SimulationOptions, simulate_challenge
 
 CSV_SEEDS = (1, 2, 3, 4)
 CAPTURE_SEEDS = (1, 3)
-SHORT = SimulationOptions(cards=3, drop_in_flight=0.25)
+SHORT = SimulationOptions(cards=3, drop_in_flight=0.25, press_at_rest=0.0,
+                          press_imu_accel=(0.0, 0.0), press_tilt_deg=0.0)  # as first written
 CALIBRATION = Calibration(tare_counts=8388, grams_per_count=0.0024)
 
 

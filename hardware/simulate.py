@@ -49,6 +49,9 @@ class SimulationOptions:
     knock_on_table: float = 0.25  # per card
     knock_in_flight: float = 0.15
     fumble: float = 0.08  # a present slips away while being placed (no event)
+    press_at_rest: float = 0.3  # per card: a hand presses the stack while the drone waits
+    press_imu_accel: tuple[float, float] = (0.1, 0.8)  # m/s²: the hand's tremor in the drone
+    press_tilt_deg: float = 0.5  # a press off-centre tilts the platform on its feet this much
     cards: int = 9  # flights to go: 9 is the whole circuit back to "0/9"
     min_present_g: float = 2.0
     max_present_g: float = 35.0
@@ -64,6 +67,21 @@ class _Placement:
     contact_g: float  # a finger resting on the present pushes at least this
     fumble: bool
     wobble: list[tuple[float, float, float]]
+    imu_accel: float = 0.0  # m/s² of the hand's tremor in the platform (see _shiver_placement)
+    tilt: float = 0.0
+    imu_waves: list[tuple[float, float, float, int]] = field(default_factory=list)
+
+
+@dataclass
+class _Press:
+    """A hand pushing on the stack, the drone still on the table: force, and a shiver."""
+
+    start: float
+    seconds: float
+    force_g: float
+    imu_accel: float  # m/s², the hand's tremor reaching the platform
+    tilt: float  # radians
+    waves: list[tuple[float, float, float, int]]
 
 
 @dataclass
@@ -98,6 +116,7 @@ class _Script:
     placements: list[_Placement] = field(default_factory=list)
     flights: list[_Flight] = field(default_factory=list)
     jolts: list[_Jolt] = field(default_factory=list)
+    presses: list[_Press] = field(default_factory=list)
     falls: list[tuple[float, float, float]] = field(default_factory=list)  # (t, mass, seconds)
     truth: list[dict] = field(default_factory=list)
 
@@ -120,7 +139,9 @@ def simulate_challenge(seed: int, options: SimulationOptions | None = None) -> S
     """One challenge from card 0 towards card 9, reproducible from ``seed``."""
     options = options or SimulationOptions()
     rng = np.random.default_rng(seed)
-    script = _write_script(rng, options)
+    # Presses draw from their own generator: without them the stream is the one it
+    # always was for this seed.
+    script = _write_script(rng, options, np.random.default_rng([seed, 1]))
     samples, lag = _sample(script, rng, options)
     return SimulatedRun(seed, samples, script.truth, lag)
 
@@ -128,12 +149,16 @@ def simulate_challenge(seed: int, options: SimulationOptions | None = None) -> S
 # -- the story of a challenge --------------------------------------------------------
 
 
-def _write_script(rng: np.random.Generator, options: SimulationOptions) -> _Script:
+def _write_script(rng: np.random.Generator, options: SimulationOptions,
+                  extra: np.random.Generator) -> _Script:
     script = _Script(duration=0.0)
     now = float(rng.uniform(1.0, 2.0))
     carried = 0.0
     for _card in range(options.cards):
         now, carried = _load_present(script, rng, options, now, carried)
+        _shiver_placement(script.placements[-1], extra, options)
+        if extra.random() < options.press_at_rest:
+            now = _press(script, extra, options, now + float(extra.uniform(0.7, 1.0)))
         now += float(rng.uniform(0.7, 1.6))
         if rng.random() < options.drop_on_table and carried > 0:
             now, carried = _fall(script, rng, now, carried, on_table=True)
@@ -170,6 +195,23 @@ def _load_present(script, rng, options, now, carried):
         script.jolts.append(_Jolt(knock_at, float(rng.uniform(1.0, 8.0)),
                                   float(rng.uniform(20, 45)), float(rng.uniform(0.015, 0.04))))
     return end, carried
+
+
+def _press(script, rng, options, start) -> float:
+    """A hand pushes the loaded stack for 0.25–0.7 s; returns when the drone is left alone."""
+    seconds = float(rng.uniform(0.25, 0.7))
+    script.presses.append(_Press(
+        start, seconds, float(rng.uniform(5.0, 40.0)), float(rng.uniform(*options.press_imu_accel)),
+        math.radians(float(rng.uniform(-1, 1)) * options.press_tilt_deg),
+        _waves(rng, 3, 6.0, 12.0)))
+    return start + seconds + float(rng.uniform(0.4, 0.6))
+
+
+def _shiver_placement(placement, rng, options) -> None:
+    """The placing hand's tremor reaches the platform too (a press with the drone still)."""
+    placement.imu_accel = float(rng.uniform(*options.press_imu_accel))
+    placement.tilt = math.radians(float(rng.uniform(-1, 1)) * options.press_tilt_deg)
+    placement.imu_waves = _waves(rng, 3, 6.0, 12.0)
 
 
 def _add_placement(script, rng, start, mass, fumble):
@@ -269,7 +311,21 @@ def _flight_motion(script: _Script, t: np.ndarray):
             acc[axis] += f.tremor * held * _wave_sum(t, f.tremor_waves, axis)
         tilt[0] += held * math.radians(12.0) * _wave_sum(t, f.tilt_waves[:2])
         tilt[1] += held * math.radians(8.0) * _wave_sum(t, f.tilt_waves[1:])
+    for start, seconds, accel, lean, waves in _hands_on_the_stack(script):
+        touching = _bump(t, start, seconds) ** 0.25
+        for axis in range(3):
+            acc[axis] += (0.3 if axis < 2 else 1.0) * accel * touching * _wave_sum(t, waves, axis)
+        tilt[0] += lean * touching
     return acc, tilt
+
+
+def _hands_on_the_stack(script: _Script):
+    """(start, seconds, tremor m/s², tilt rad, waves) of every hand touching the still drone."""
+    for p in script.placements:
+        if p.imu_waves:
+            yield p.start, p.end - p.start, p.imu_accel, p.tilt, p.imu_waves
+    for press in script.presses:
+        yield press.start, press.seconds, press.imu_accel, press.tilt, press.waves
 
 
 def _jolts(script: _Script, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -301,6 +357,9 @@ def _stack_mass(script: _Script, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]
         if p.fumble:
             resting = resting * (1 - _ramp(t, p.end, 0.08))
         mass += p.mass * resting
+    for press in script.presses:
+        shape = _bump(t, press.start, press.seconds) ** 0.5
+        hand += press.force_g * shape * (1 + 0.15 * _wave_sum(t, press.waves))
     for at, lost, seconds in script.falls:
         mass -= lost * _ramp(t, at, seconds)
     return mass, hand
@@ -374,3 +433,68 @@ def _kept_rows(count: int, rng, options) -> np.ndarray:
         keep[start:start + int(rng.integers(5, 26))] = False
     keep[0] = keep[-1] = True
     return keep
+
+
+# -- stuck sensors ---------------------------------------------------------------------
+
+FAULT_KINDS: dict[str, str] = {  # kind -> the sensor that must be reported
+    "load-frozen": "load-cell",  # a loose data line: the last reading repeats
+    "load-saturated": "load-cell",  # the HX711 pinned at its full scale
+    "imu-zeros": "imu",  # failed I2C reads: every axis 0
+    "imu-frozen": "imu",  # the same register contents again and again
+    "imu-no-gravity": "imu",  # the accelerometer's supply browned out: |a| near 0
+    "link-stall": "link",  # the stream stops, then comes back
+}
+
+
+@dataclass(frozen=True)
+class InjectedFault:
+    """A fault put into a stream: its kind, the sensor to report, and its span."""
+
+    kind: str
+    sensor: str
+    start: float
+    end: float
+
+
+def inject_fault(samples: Samples, kind: str, start: float, seconds: float,
+                 saturated_g: float = 3500.0) -> tuple[Samples, InjectedFault]:
+    """``samples`` with a stuck sensor from ``start`` for ``seconds`` (see FAULT_KINDS).
+
+    Example::
+
+        >>> run = simulate_challenge(seed=5)
+        >>> stuck, fault = inject_fault(run.samples, "imu-zeros", 10.0, 2.0)
+        >>> fault.sensor, float(stuck.az[(stuck.t >= 10.0) & (stuck.t < 12.0)].max())
+        ('imu', 0.0)
+    """
+    t = samples.t
+    inside = (t >= start) & (t < start + seconds)
+    first = int(np.argmax(inside)) if inside.any() else len(t)
+    columns = [column.copy() for column in samples.columns()]
+    if kind == "load-frozen":
+        columns[1][inside] = columns[1][max(0, first - 1)]
+    elif kind == "load-saturated":
+        columns[1][inside] = saturated_g
+    elif kind == "imu-zeros":
+        for column in columns[2:]:
+            column[inside] = 0.0
+    elif kind == "imu-frozen":
+        for column in columns[2:]:
+            column[inside] = column[max(0, first - 1)]
+    elif kind == "imu-no-gravity":
+        for column in columns[2:5]:
+            column[inside] *= 0.03
+    elif kind == "link-stall":
+        columns = [column[~inside] for column in columns]
+    else:
+        raise ValueError(f"unknown fault kind {kind!r}: one of {', '.join(FAULT_KINDS)}")
+    began = float(t[first]) if first < len(t) else start
+    if kind in ("load-frozen", "imu-frozen") and first > 0:
+        began = float(t[first - 1])  # the repeated reading is the last good one
+    elif kind == "link-stall" and first > 0:
+        # No sample from the one due after the last that came (rows lost just before the
+        # stall belong to it).
+        period = float(np.median(np.diff(t)))
+        began = float(t[first - 1]) + period
+    return Samples(*columns), InjectedFault(kind, FAULT_KINDS[kind], began, start + seconds)

@@ -61,6 +61,10 @@ time order (``t`` in the drone stream's clock)::
   that releases it returns the landing's action and theirs, in order. The
   station's drone source sends a ``drone-clock`` observation a little after
   each event, so the last landing of a challenge is released too.
+- **A drone sensor fault** (``{"kind": "drone-event", "event": "fault", "sensor",
+  "reason"}``, contracts §7) is refused with "drone sensor fault: SENSOR: REASON; ...
+  judge by eye", which flags the table; until its ``fault-cleared`` no load or
+  drop (nor, for the ``imu`` or the ``link``, a landing) is ruled from the drone.
 - Deterministic: the same observations give the same actions, so a restarted
   station rebuilds the memory (held inputs, positions) by feeding them again.
 - Refused with :class:`rules.IllegalAction` (a flag at the table): a malformed
@@ -121,6 +125,8 @@ FULL_CIRCUIT = 9
 BEFORE_IMPACT_S = 0.2  # a position this long before the impact still names the landing's card
 BUTTONS = ("start", "foul", "undo")
 EVENTS = ("load", "lift", "land", "drop")
+FAULT_EVENTS = ("fault", "fault-cleared")  # a drone sensor reads impossibly / again plausibly
+MOTION_SENSORS = ("imu", "link")  # no lift or landing is ruled while one of these is faulty
 KEPT_NOTES = 100
 # A loaded present is named by its mass only when one unseen present lies this close to the
 # mass the load added (each event's mass is within 0.11 g at p95, docs/drone-events.md).
@@ -203,6 +209,7 @@ class _Core:
         self.held: list[dict] = []
         self.clock = -math.inf  # the latest t seen
         self.skip: set[float] = set()
+        self.faulty: dict[str, str] = {}  # drone sensor -> why it is faulty
         self.result = RefereeResult()
 
     def push(self, item: dict) -> None:
@@ -241,9 +248,19 @@ class _Core:
                      and other["t"] - landing["t"] <= window), None)
 
     # -- one input -----------------------------------------------------------------
+    def sensor(self, item: dict) -> None:
+        """A drone sensor fault, or its end: no call is made from a faulty sensor."""
+        if item["event"] == "fault":
+            self.faulty[item["sensor"]] = item.get("reason") or "faulty"
+        else:
+            self.faulty.pop(item["sensor"], None)
+
     def _step(self, item: dict) -> None:
         if item.get("event") == "clock":
             return  # only moves time on (live)
+        if item.get("event") in FAULT_EVENTS:
+            self.sensor(item)
+            return
         button = item.get("button")
         if button == "start":
             if self.started and self.state.ending is None and self.state.under_way:
@@ -266,6 +283,11 @@ class _Core:
 
     def _action(self, item: dict) -> dict | None:
         kind = item.get("event") or item.get("button")
+        unsure = sorted(self.faulty) if kind in ("load", "drop") else sorted(
+            set(self.faulty) & set(MOTION_SENSORS) if kind == "land" else ())
+        if unsure:
+            return self._note(item, f"drone sensor fault ({', '.join(unsure)}): "
+                                    "no call from it, judge by eye")
         if kind == "load":
             if self.state.loaded_here:
                 return self._note(item, "this card's present is already loaded")
@@ -412,6 +434,12 @@ class Referee:
         if item["t"] < core.clock:
             raise IllegalAction(f"this {observation['kind']} at t={item['t']} comes after one at "
                                 f"t={core.clock}: the referee reads observations in time order")
+        if item.get("event") in FAULT_EVENTS:
+            core.sensor(item)
+            if item["event"] == "fault":
+                raise IllegalAction(f"drone sensor fault: {item['sensor']}: {item['reason']}; "
+                                    "no call from it until it is cleared: judge by eye")
+            return []
         self._refuse_out_of_place(item, state)
         core.result = RefereeResult()
         core.history = []
@@ -459,9 +487,9 @@ class Referee:
         data = state.data
         if data["round"] != self._round:
             self._round = data["round"]
-            clock = self._core.clock
+            clock, faulty = self._core.clock, self._core.faulty
             self._core = _Core(self.settings, self.with_positions, started=False)
-            self._core.clock = clock
+            self._core.clock, self._core.faulty = clock, faulty
         in_challenge = data["phase"] == "challenge"
         self._core.started = in_challenge
         self._core.state = _engine_view(state) if in_challenge else _Challenge()
@@ -491,6 +519,12 @@ def _read_observation(observation: Mapping[str, Any]) -> dict | None:
     t = observation.get("t")
     if not isinstance(t, int | float) or isinstance(t, bool) or not math.isfinite(t):
         raise IllegalAction(f"a {kind} observation needs a time 't' in seconds, not {t!r}")
+    if kind == "drone-event" and observation.get("event") in FAULT_EVENTS:
+        sensor = observation.get("sensor")
+        if not isinstance(sensor, str) or not sensor:
+            raise IllegalAction(f"a drone sensor fault names its sensor, not {sensor!r}")
+        return {"t": t, "event": observation["event"], "sensor": sensor,
+                "reason": str(observation.get("reason") or "faulty")}
     if kind == "drone-event":
         if observation.get("event") not in EVENTS:
             raise IllegalAction(f"a drone event is one of {', '.join(EVENTS)}, "

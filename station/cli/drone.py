@@ -39,8 +39,9 @@ def _missing_command(parser: argparse.ArgumentParser) -> int:
 
 def _add_events(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
-        "events", help="detect load, lift, land and drop events in a sample file",
-        description="Print one JSON line per event (load, lift, land, drop) found in FILE: a "
+        "events", help="detect load, lift, land and drop events, and sensor faults, in a file",
+        description="Print one JSON line per event (load, lift, land, drop; fault and "
+        "fault-cleared for a sensor that reads impossibly) found in FILE: a "
         "CSV with the header t,force_g,ax,ay,az,gx,gy,gz or a raw capture from "
         "'packref drone record'.")
     parser.add_argument("file", metavar="FILE", help="CSV of samples or raw capture")
@@ -93,25 +94,27 @@ def run_events(arguments: argparse.Namespace) -> int:
     from hardware.events import detect_events
 
     try:
-        samples = load_samples(arguments.file)
+        samples, reported = load_samples(arguments.file)
     except SampleFileError as error:
         raise InputError(str(error)) from None
-    emit_lines(event.to_json() for event in detect_events(samples))
+    emit_lines(event.to_json() for event in detect_events(samples, reported=reported))
     return 0
 
 
 def load_samples(path: str):
-    """Samples from a CSV or a capture file (told apart by the capture's first line)."""
+    """Samples from a CSV or a capture file (told apart by the capture's first line), and
+    the faults the board reported in a capture's STATUS frames."""
     from hardware.capture import is_capture, read_capture
     from hardware.samples import read_csv
 
     if is_capture(path):
-        return read_capture(path).samples
+        capture = read_capture(path)
+        return capture.samples, capture.board_faults
     if Path(path).is_file():
         head = Path(path).read_bytes()[:4096]
         if b"\x00" in head:
             raise InputError(f"{path}: line 1: neither a sample CSV nor a packref drone capture")
-    return read_csv(path)
+    return read_csv(path), []
 
 
 def run_record(arguments: argparse.Namespace) -> int:

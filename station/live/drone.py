@@ -1,12 +1,16 @@
 """The drone source: a Pick 'n Packers table's observations from its drone, camera and buttons.
 
-The drone board's serial link (a real port, or ``replay://capture.bin`` for a
-recorded capture) gives frames; they become samples, and the hardware's
-:class:`~hardware.events.LiveEventDetector` reports each event once it has
-settled (``settle_s`` after the newest sample). What the table is told, all
-with ``t`` in the drone stream's clock (the board's clock plus ``offset``)::
+The drone board (a real port, or ``replay://capture.bin`` for a recorded
+capture) is read through the hardware's :class:`~hardware.stream.DroneStream`:
+link, frames, samples and live detector in one, which reports each event once
+it has settled (``settle_s`` after the newest sample) and each sensor fault at
+once. What the table is told, all with ``t`` in the drone stream's clock (the
+board's clock plus ``offset``)::
 
     {"kind": "drone-event", "t": 6.718, "event": "land", "mass_g": 4.9}
+    {"kind": "drone-event", "t": 12.4, "event": "fault", "sensor": "load-cell",
+     "reason": "reading frozen at 14.210 g for 1.0 s"}        # the referee flags it
+    {"kind": "drone-event", "t": 15.41, "event": "fault-cleared", "sensor": "load-cell"}
     {"kind": "drone-position", "t": 6.95, "card": 1}     # from a list, for now
     {"kind": "button", "t": 9.0, "button": "start" | "foul"}
     {"kind": "drone-clock", "t": 8.718, "mass_g": 4.9}   # quiet_s after a landing
@@ -45,21 +49,19 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from firmware import frames
 from hardware.calibration import Calibration, CalibrationStore
-from hardware.capture import SampleAssembler, read_capture
+from hardware.capture import read_capture
 from hardware.errors import HardwareError, LinkError
-from hardware.events import DroneEvent, LiveEventDetector
+from hardware.events import DroneEvent
+from hardware.faults import SensorFault
 from hardware.link import DroneLink
-from hardware.samples import Samples
+from hardware.stream import DroneStream
 from station.live.clock_bridge import ClockBridge
 from station.live.sources import Recording, Timed, hand_on
 from station.live.station import Station, UnknownTable
 
 LOG = logging.getLogger("packref.drone")
 QUIET_POLLS = 3  # a replay has ended after this many empty reads in a row
-MIN_NEW_ROWS = 10  # IMU rows to wait for before looking at the samples again
-LOAD_LAG_S = 0.1  # the load cell reads at 10 Hz or faster
 POSITION, EVENT, BUTTON, CLOCK = range(4)  # the order of items at the same instant
 
 
@@ -128,26 +130,21 @@ class DroneSource:
                  bridge: ClockBridge | None = None,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
         self.port = port
-        self.link = link or DroneLink(port)
+        self.stream = DroneStream(port, calibration=calibration or capture_calibration(port),
+                                  store=store, settle_s=settle_s, chunk_s=chunk_s, link=link,
+                                  monotonic=monotonic)
         self.buttons = buttons
-        self.calibration = calibration or capture_calibration(port)
-        self.store = store
         self.offset = offset
-        self.settle_s, self.quiet_s, self.chunk_s = settle_s, quiet_s, chunk_s
+        self.settle_s, self.quiet_s = settle_s, quiet_s
         self.stop = stop or threading.Event()
         self.bridge = bridge
         self.monotonic = monotonic
         self._lock = threading.Lock()  # the camera's thread adds positions to _pending
-        self.ends = urllib.parse.urlsplit(port).scheme == "replay"
-        self.detector = LiveEventDetector(settle_s=settle_s)
-        self._assembler = SampleAssembler(self.calibration)
-        self._fed_until = -np.inf  # board time of the last sample given to the detector
+        self.ends = self.stream.ends
         self._pending: list[_Pending] = []
         self._seq = itertools.count()
         self._clock_seq: int | None = None  # the drone-clock still owed, if any
         self._mass = 0.0
-        self._new_rows = 0  # IMU rows taken since the detector was last fed
-        self._newest: float | None = None  # board time of the newest sample of this read
         for position in positions:
             self._queue(position["t"], POSITION, Timed(
                 0.0, {"kind": "drone-position", "t": self._at(position["t"]),
@@ -168,7 +165,7 @@ class DroneSource:
 
     def clock(self) -> float:
         """The board's time of the newest sample (for stamping button presses)."""
-        return max(self._fed_until, 0.0)
+        return self.stream.clock()
 
     def _at(self, board_t: float) -> float:
         return round(board_t + self.offset, 3)
@@ -187,68 +184,28 @@ class DroneSource:
 
     # -- the loop ------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Timed]:
-        with self.link:
-            self.link.send_command("hello?")
+        with self.stream:
             quiet = 0
             while not self.stop.is_set():
-                found = self.link.poll()
+                read = self.stream.read()
                 received = self.monotonic()
-                quiet = 0 if found else quiet + 1
+                quiet = 0 if read.frames else quiet + 1
                 if self.ends and quiet >= QUIET_POLLS:
                     break
-                self._newest = None
-                for frame in found:
-                    self._take(frame)
-                if self.bridge is not None and self._newest is not None:
-                    self.bridge.note(received, self._newest + self.offset)
-                yield from self._step(final=False)
-        yield from self._step(final=True)
+                if self.bridge is not None and read.newest is not None:
+                    self.bridge.note(received, read.newest + self.offset)
+                yield from self._step(read.events, final=False)
+        yield from self._step(self.stream.finish(), final=True)
 
-    def _take(self, frame: frames.Frame) -> None:
-        try:
-            self._assembler.add(frame)
-        except frames.FrameError:
-            return
-        self._new_rows += frame.kind == frames.SAMPLE_IMU
-        if frame.kind in (frames.SAMPLE_IMU, frames.SAMPLE_LOAD):
-            at = self._assembler.clock.seconds(frame.board_us)  # as add() just unwrapped it
-            self._newest = at if self._newest is None else max(self._newest, at)
-        if self._assembler.calibration is None and self._assembler.hello and self.store:
-            self._assembler.calibration = self.store.load(self._assembler.hello["board_id"])
-
-    def _step(self, final: bool) -> Iterator[Timed]:
-        """Feed the detector what is new, queue what it and the buttons report, hand on."""
-        fresh = self._new_samples(final)
-        events: list[DroneEvent] = []
-        if fresh is not None:
-            events = self.detector.add(fresh)
-        if final:
-            events += self.detector.finish()
+    def _step(self, events: list[DroneEvent | SensorFault], final: bool) -> Iterator[Timed]:
+        """Queue what the drone and the buttons report, and hand on what is due."""
         for event in events:
             observation = {"kind": "drone-event", **event.to_json()}
             observation["t"] = self._at(event.t)
             self._queue(event.t, EVENT, Timed(0.0, observation, "drone"))
         self._read_buttons()
-        horizon = np.inf if final else self._fed_until - self.settle_s
+        horizon = np.inf if final else self.clock() - self.settle_s
         yield from self._release(horizon)
-
-    def _new_samples(self, final: bool) -> Samples | None:
-        """Rows newer than the detector has, once there are ``chunk_s`` of them (or at the end)."""
-        if not final and self._new_rows < MIN_NEW_ROWS:
-            return None  # cheap: do not rebuild the samples for every few frames
-        try:
-            samples = self._assembler.samples()
-        except ValueError:  # nothing yet, or no calibration for this board
-            return None
-        usable = samples.t[-1] - LOAD_LAG_S  # newer rows may lack their load reading yet
-        if usable - max(self._fed_until, samples.t[0]) < self.chunk_s and not final:
-            return None
-        keep = (samples.t > self._fed_until) & (samples.t <= (samples.t[-1] if final else usable))
-        if not keep.any():
-            return None
-        self._fed_until = float(samples.t[keep][-1])
-        self._new_rows = 0
-        return Samples(*(column[keep] for column in samples.columns()))
 
     def _read_buttons(self) -> None:
         if self.buttons is None:
@@ -268,7 +225,7 @@ class DroneSource:
             observation = entry.item.observation or {}
             if observation.get("kind") == "drone-clock" and entry.seq != self._clock_seq:
                 continue  # another event came first: this clock is no longer owed
-            if observation.get("kind") == "drone-event":
+            if observation.get("kind") == "drone-event" and "mass_g" in observation:
                 self._mass = float(observation["mass_g"])
                 self._clock_seq = None  # an event came: no clock owed for the one before
                 if observation["event"] == "land":

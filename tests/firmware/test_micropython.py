@@ -147,3 +147,78 @@ def test_the_board_loop_runs_under_micropython(tmp_path: Path) -> None:
          "mass_mg": 0}
     imu_times = [frame.board_us for frame in found if frame.kind == frames.SAMPLE_IMU]
     assert {later - earlier for earlier, later in itertools.pairwise(imu_times)} == {10_000}
+
+
+FAILING_BOARD = """
+import board, frames
+from outbox import Outbox
+
+class Cell:  # the HX711: ready every other pass, then not at all from 0.5 s to 1.0 s
+    def __init__(self):
+        self.n = 0
+    def read(self):
+        self.n += 1
+        if 100 <= self.n < 200 or self.n % 2:
+            return None
+        return 1000 + self.n
+
+class Imu:  # the MPU-6050: no acknowledge on I2C from 1.25 s to 1.5 s
+    rate_hz = 100
+    accel_lsb_per_g = 8192
+    gyro_lsb_per_dps_x10 = 655
+    def data_ready(self):
+        if 1250000 <= clock[0] < 1500000:
+            raise OSError(19)
+        return True
+    def read_raw(self):
+        return (1, 2, 8192, 4, 5, 6)
+    def set_rate(self, hz):
+        self.rate_hz = hz
+
+class Port:
+    def __init__(self):
+        self.data = bytearray()
+    def write(self, data):
+        self.data.extend(data)
+        return len(data)
+
+clock = [0]
+port = Port()
+b = board.Board(Cell(), Imu(), Outbox(port, lambda: True), lambda: b"",
+                lambda: clock[0], lambda a, b: a - b, b"\\xaa" * 8)
+for _ in range(400):
+    clock[0] += 5000
+    b.step()
+print(port.data.hex())
+"""
+
+
+def test_the_board_reports_its_own_sensor_faults_under_micropython(tmp_path: Path) -> None:
+    from hardware.capture import SampleAssembler
+
+    found = frames.FrameReader().feed(bytes.fromhex(run_micropython(FAILING_BOARD,
+                                                                    tmp_path).strip()))
+    assembler = SampleAssembler(None)
+    arrived = {}  # a fault -> the newest sample's board time when its STATUS came
+    newest = 0
+    for frame in found:
+        assembler.add(frame)
+        if frame.kind in (frames.SAMPLE_IMU, frames.SAMPLE_LOAD):
+            newest = max(newest, frame.board_us)
+        for fault in assembler.board_faults:
+            arrived.setdefault(fault, newest / 1e6)
+    faults = [(fault.event, fault.sensor, fault.t) for fault in assembler.board_faults]
+    loads = [frame.board_us / 1e6 for frame in found if frame.kind == frames.SAMPLE_LOAD]
+    last_before = max(t for t in loads if t < 0.6)
+    first_after = min(t for t in loads if t > 0.6)
+    assert faults == [("fault", "load-cell", last_before),
+                      ("fault-cleared", "load-cell", first_after),
+                      ("fault", "imu", pytest.approx(1.25, abs=0.01)),
+                      ("fault-cleared", "imu", pytest.approx(1.5, abs=0.01))]
+    load_fault = assembler.board_faults[0]
+    assert load_fault.reason == "the board reports the HX711 not ready for over 200 ms"
+    assert assembler.board_faults[2].reason == "the board reports the MPU-6050 not answering on I2C"
+    # Sent at once (before any sample newer than that): the HX711's once it has not been
+    # ready for 200 ms, the IMU's with its first failed read.
+    assert 0.19 <= arrived[load_fault] - load_fault.t <= 0.21
+    assert arrived[assembler.board_faults[2]] - 1.25 <= 0.01

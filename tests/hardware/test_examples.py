@@ -9,7 +9,8 @@ import pytest
 
 MODULES = ["hardware", "hardware.samples", "hardware.simulate", "hardware.events",
            "hardware.evaluation", "hardware.config", "hardware.calibration",
-           "hardware.capture", "firmware.frames", "rules.referees.pick_n_packers"]
+           "hardware.capture", "hardware.faults", "hardware.simulate_platform",
+           "hardware.stream", "firmware.frames", "rules.referees.pick_n_packers"]
 
 
 @pytest.mark.parametrize("name", MODULES)

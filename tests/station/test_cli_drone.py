@@ -41,6 +41,30 @@ def test_event_lines_have_exactly_the_contract_fields(cli) -> None:
     assert {event["event"] for event in events} == {"load", "lift", "land", "drop"}
 
 
+def test_a_frozen_load_cell_is_a_fault_line_not_a_load(cli, tmp_path) -> None:
+    from hardware.samples import read_csv
+    from hardware.simulate import inject_fault
+
+    samples = read_csv(DRONE / "sim-0002.csv")
+    truth = read_lines(DRONE / "sim-0002.truth.jsonl")
+    load = next(event for event in truth if event["event"] == "load" and event["t"] > 3)
+    stuck, injected = inject_fault(samples, "load-frozen", load["t"] - 1.0, 2.5)
+    path = tmp_path / "stuck.csv"
+    path.write_text(stuck.to_csv(digits=3), encoding="utf-8")
+    events = cli("drone", "events", path).json_lines()
+    faults = [event for event in events if event["event"].startswith("fault")]
+    assert faults == [
+        {"t": pytest.approx(injected.start, abs=0.011), "event": "fault", "sensor": "load-cell",
+         "reason": faults[0]["reason"]},
+        {"t": pytest.approx(injected.end, abs=0.011), "event": "fault-cleared",
+         "sensor": "load-cell"}]
+    assert faults[0]["reason"].startswith("reading frozen at ")
+    inside = [event for event in events if event["event"] in ("load", "drop")
+              and injected.start <= event["t"] <= injected.end]
+    assert inside == []
+    assert [event["t"] for event in events] == sorted(event["t"] for event in events)
+
+
 @pytest.mark.parametrize(("content", "message"), [
     ("t,force,ax\n1,2,3\n", "line 1: header must be"),
     (HEADER + "\n0,1,0,0,9.8,0,0,0\n0.01,1,0,zero,9.8,0,0,0\n", "line 3: field ay: not a number"),

@@ -153,3 +153,31 @@ def test_the_demos_drone_game_is_a_whole_game_of_three_rounds() -> None:
               if item.observation and "t" in item.observation]
     assert stream == sorted(stream)  # one clock that runs on from capture to capture
     assert recording.final_scores == {"Ana": 3, "Ben": 4, "Cas": 6}
+
+
+def test_a_stuck_load_cell_flags_the_table_and_rules_no_load_from_it(
+        database: Database, tmp_path: Path) -> None:
+    from hardware.capture import encode_capture
+    from hardware.fixtures import CALIBRATION
+    from hardware.simulate import inject_fault
+
+    samples = read_capture(DRONE / "sim-0003.bin").samples
+    stuck, injected = inject_fault(samples, "load-frozen", 5.5, 1.8)  # the 2nd load, 6.86 s
+    capture = tmp_path / "stuck.bin"
+    capture.write_bytes(encode_capture(stuck, CALIBRATION))
+    station = drone_table(database)
+    items = items_of(f"replay://{capture}")
+    for item in items:
+        hand_on(station, "t1", item, "drone")
+    observations = [item.observation for item in items if item.observation]
+    faults = [o for o in observations if o.get("event", "").startswith("fault")]
+    assert [(o["event"], o["sensor"]) for o in faults] == [
+        ("fault", "load-cell"), ("fault-cleared", "load-cell")]
+    assert faults[0]["t"] == pytest.approx(injected.start, abs=0.02)
+    loads = [o["t"] for o in observations if o.get("event") == "load"]
+    assert not any(injected.start <= t <= injected.end for t in loads)
+    (flag,) = station.snapshot("t1")["flags"]
+    assert flag["reason"].startswith("drone sensor fault: load-cell: reading frozen at ")
+    assert flag["reason"].endswith("judge by eye")
+    (result,) = game(station)["state"]["results"]
+    assert result["reached"] == 1  # the landing on card 2 had no load the drone could see

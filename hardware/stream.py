@@ -1,0 +1,182 @@
+"""The drone board as one component: serial link → frames → samples → live events and faults.
+
+:class:`DroneStream` owns the board's :class:`~hardware.link.DroneLink`, turns
+its frames into samples (:class:`~hardware.capture.SampleAssembler`), feeds them
+to the :class:`~hardware.events.LiveEventDetector` in chunks, passes the board's
+own STATUS faults on to it, and — on a live port — tells it how long no sample
+has come, so a stalled stream is a ``link`` fault within half a second or so.
+Whoever reads the drone (the station's table loop) needs nothing else of
+``hardware``: no frame module, no assembler.
+
+Example::
+
+    stream = DroneStream("/dev/ttyACM0", store=CalibrationStore())
+    with stream:
+        while True:
+            read = stream.read()             # one poll of the port
+            for event in read.events:        # DroneEvent or SensorFault, settled
+                print(event.to_json())
+"""
+
+from __future__ import annotations
+
+import time
+import urllib.parse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from firmware import frames
+from hardware.calibration import Calibration, CalibrationStore
+from hardware.capture import SampleAssembler
+from hardware.config import DetectorConfig
+from hardware.events import DroneEvent, LiveEventDetector
+from hardware.faults import SensorFault
+from hardware.link import DroneLink, LinkStatus
+from hardware.samples import Samples
+
+MIN_NEW_ROWS = 10  # IMU rows to wait for before looking at the samples again
+LOAD_LAG_S = 0.1  # the load cell reads at 10 Hz or faster: newer rows may lack their reading
+IDLE_CHECK_S = 0.1  # on a live port, a read this long after the last sample checks the link
+
+
+@dataclass
+class StreamRead:
+    """What one poll of the port brought: how many frames, the board time of its newest
+    sample (None: no sample), and the events and faults that have settled."""
+
+    frames: int = 0
+    newest: float | None = None
+    events: list[DroneEvent | SensorFault] = field(default_factory=list)
+
+
+class DroneStream:
+    """One drone board, read as a stream of settled events and sensor faults.
+
+    ``port`` a serial device or pyserial URL (``replay://capture.bin`` plays a capture
+    as fast as it is read, and :attr:`ends` with it). ``calibration`` defaults to the
+    ``store``'s entry for the board named in its HELLO. ``settle_s``: an event is
+    reported once the stream is that much newer (:class:`LiveEventDetector`).
+    ``chunk_s``: samples go to the detector this many seconds at a time.
+    """
+
+    def __init__(self, port: str, *, calibration: Calibration | None = None,
+                 store: CalibrationStore | None = None, settle_s: float = 2.0,
+                 chunk_s: float = 0.25, link: DroneLink | None = None,
+                 config: DetectorConfig | None = None,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self.port = port
+        self.link = link or DroneLink(port)
+        self.store = store
+        self.chunk_s = chunk_s
+        self.monotonic = monotonic
+        self.ends = urllib.parse.urlsplit(port).scheme == "replay"
+        self.detector = LiveEventDetector(config, settle_s=settle_s)
+        self._assembler = SampleAssembler(calibration)
+        self._fed_until = -np.inf  # board time of the last sample given to the detector
+        self._new_rows = 0  # IMU rows taken since the detector was last fed
+        self._reported_faults = 0  # of the assembler's board faults
+        self._last_sample: tuple[float, float] | None = None  # (board t, host time it came)
+
+    def __repr__(self) -> str:
+        return f"<DroneStream {self.port} {self.link.status.describe()}>"
+
+    def __enter__(self) -> DroneStream:
+        self.link.__enter__()  # opens the port (LinkError if it cannot)
+        self.link.send_command("hello?")
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.link.__exit__(*exc_info)
+
+    @property
+    def status(self) -> LinkStatus:
+        """The link's health (port, state, frames, lost, board)."""
+        return self.link.status
+
+    @property
+    def settle_s(self) -> float:
+        return self.detector.settle_s
+
+    @property
+    def faulty(self) -> list[str]:
+        """The sensors faulty now."""
+        return self.detector.faulty
+
+    def clock(self) -> float:
+        """The board's time of the newest sample given to the detector (0 before any)."""
+        return max(self._fed_until, 0.0)
+
+    def read(self) -> StreamRead:
+        """Poll the port once: take its frames, feed the detector what is due, report."""
+        found = self.link.poll()
+        read = StreamRead(frames=len(found))
+        for frame in found:
+            at = self._take(frame)
+            if at is not None:
+                read.newest = at if read.newest is None else max(read.newest, at)
+        if read.newest is not None:
+            self._last_sample = (read.newest, self.monotonic())
+        read.events = self._board_faults() + self._feed(final=False)
+        if read.newest is None and not self.ends:
+            read.events += self._idle()
+        return read
+
+    def finish(self) -> list[DroneEvent | SensorFault]:
+        """The stream has ended: everything not reported yet."""
+        return self._board_faults() + self._feed(final=True) + self.detector.finish()
+
+    # -- frames to samples -----------------------------------------------------------------
+    def _take(self, frame: frames.Frame) -> float | None:
+        """Take one frame; the board time of its sample, if it is one."""
+        try:
+            self._assembler.add(frame)
+        except frames.FrameError:
+            return None
+        if self._assembler.calibration is None and self._assembler.hello and self.store:
+            self._assembler.calibration = self.store.load(self._assembler.hello["board_id"])
+        if frame.kind not in (frames.SAMPLE_IMU, frames.SAMPLE_LOAD):
+            return None
+        self._new_rows += frame.kind == frames.SAMPLE_IMU
+        return self._assembler.clock.seconds(frame.board_us)  # as add() just unwrapped it
+
+    def _board_faults(self) -> list[SensorFault]:
+        """The board's own STATUS faults not passed on yet, through the detector."""
+        fresh = self._assembler.board_faults[self._reported_faults:]
+        self._reported_faults += len(fresh)
+        return [reported for fault in fresh for reported in self.detector.report(fault)]
+
+    def _feed(self, final: bool) -> list[DroneEvent | SensorFault]:
+        fresh = self._new_samples(final)
+        return self.detector.add(fresh) if fresh is not None else []
+
+    def _new_samples(self, final: bool) -> Samples | None:
+        """Rows newer than the detector has, once there are ``chunk_s`` of them (or at the end)."""
+        if not final and self._new_rows < MIN_NEW_ROWS:
+            return None  # cheap: do not rebuild the samples for every few frames
+        try:
+            samples = self._assembler.samples()
+        except ValueError:  # nothing yet, or no calibration for this board
+            return None
+        usable = samples.t[-1] - LOAD_LAG_S
+        if usable - max(self._fed_until, samples.t[0]) < self.chunk_s and not final:
+            return None
+        keep = (samples.t > self._fed_until) & (samples.t <= (samples.t[-1] if final else usable))
+        if not keep.any():
+            return None
+        self._fed_until = float(samples.t[keep][-1])
+        self._new_rows = 0
+        return Samples(*(column[keep] for column in samples.columns()))
+
+    def _idle(self) -> list[DroneEvent | SensorFault]:
+        """No sample in this read of a live port: once a while has passed, give the detector
+        every sample there is and tell it the stream's time now (a link fault if too long)."""
+        if self._last_sample is None:
+            return []
+        board_t, came = self._last_sample
+        now = board_t + (self.monotonic() - came)
+        if now - board_t < IDLE_CHECK_S:
+            return []
+        events = self._feed(final=True) if self._fed_until < board_t else []
+        return events + self.detector.idle(now)
