@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from station.advice import advise_state
 from station.cli._output import emit
 from station.errors import InputError
 from station.inputs.advice import removal_document, small_warehouse_document
@@ -44,4 +45,6 @@ def run(arguments: argparse.Namespace) -> int:
                              f"not {arguments.game!r} (use --state for any game)")
         emit(RANKED_GAMES[arguments.game](load_json_file(arguments.file)))
         return 0
-    raise InputError("--state: not available yet")
+    emit(advise_state(load_json_file(arguments.state).value, arguments.seconds,
+                      arguments.seed, arguments.game))
+    return 0

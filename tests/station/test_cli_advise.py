@@ -63,3 +63,64 @@ def test_either_file_or_state(cli, write_json) -> None:
     path = write_json({"grid": ["A"], "card": ["A"]})
     cli("advise", "small-warehouse").assert_bad_input()
     cli("advise", "small-warehouse", path, "--state", path).assert_bad_input()
+
+
+# -- --state --------------------------------------------------------------------------------
+def stored_game(name: str, steps: int = 3) -> dict:
+    import random
+
+    from rules import get_game
+    from rules.playout import random_step
+
+    game = get_game(name)
+    state = game.new_game([f"P{index}" for index in range(game.min_players)], seed=11)
+    rng = random.Random(11)
+    for _ in range(steps):
+        state.apply(random_step(state, rng))
+    return state.to_json()
+
+
+def _game_names() -> list[str]:
+    from rules import game_names
+
+    return game_names()
+
+
+@pytest.mark.parametrize("name", _game_names())
+def test_state_advice_for_every_game(cli, write_json, name) -> None:
+    document = stored_game(name)
+    result = cli("advise", name, "--state", write_json(document), "--seconds", "0.3")
+    assert result.status == 0, result.stderr
+    answer = result.json()
+    assert answer["game"] == name and answer["player"] in document["players"]
+    assert list(answer["win_chances"]) == document["players"]
+    assert 1 <= len(answer["actions"]) <= 3
+    for entry in answer["actions"]:
+        assert set(entry) == {"action", "playouts", "expected_score", "win_chances"}
+
+
+def test_state_advice_names_the_bad_place(cli, write_json) -> None:
+    document = stored_game("small-warehouse")
+    bad_action = {**document, "log": [dict(document["log"][0], row=99), *document["log"][1:]]}
+    cli("advise", "small-warehouse", "--state", write_json(bad_action)).assert_bad_input(
+        "$.log[0]:")
+    cli("advise", "removal", "--state", write_json(document)).assert_bad_input("$.game:")
+    moved = {**document, "state": {**document["state"], "to_act": 1 - document["state"]["to_act"]}}
+    cli("advise", "small-warehouse", "--state", write_json(moved)).assert_bad_input("$.state:")
+    cli("advise", "small-warehouse", "--state", write_json({**document, "setup": {}})
+        ).assert_bad_input("$.setup:")
+    cli("advise", "small-warehouse", "--state", write_json(document), "--seconds", "0"
+        ).assert_bad_input("--seconds:")
+    cli("advise", "small-warehouse", "--state", write_json([])).assert_bad_input("$:")
+
+
+def test_state_advice_on_a_finished_game_is_refused(cli, write_json) -> None:
+    import random
+
+    from rules import get_game
+    from rules.playout import play_randomly
+
+    state = play_randomly(get_game("small-warehouse").new_game(["A", "B"], seed=2),
+                          random.Random(2))
+    cli("advise", "small-warehouse", "--state", write_json(state.to_json())
+        ).assert_bad_input("$.log:")
