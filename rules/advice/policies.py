@@ -16,9 +16,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from rules.advice.config import DEFAULT_ROLLOUT_SAMPLE, ROLLOUT_SAMPLE
+from rules.advice.config import DEFAULT_ROLLOUT_SAMPLE, MAX_STEPS, ROLLOUT_SAMPLE
 from rules.advice.heuristics import Evaluator, evaluator_for
 from rules.engine import Action, State
+from rules.playout import random_reveal
 
 POLICY_NAMES = ("random", "greedy", "advisor")
 
@@ -86,3 +87,18 @@ def make_policy(name: str, game_name: str,
 
         return AdvisorPolicy(game_name, stop_factory)
     raise UnknownPolicy(f"no policy {name!r} (one of: {', '.join(POLICY_NAMES)})")
+
+
+def play_with_policies(state: State, policies: Sequence[Policy], rng: random.Random) -> State:
+    """Play ``state`` to its end, each player's actions chosen by their seat's policy and
+    each pending draw revealed at random (as :func:`rules.playout.random_reveal`); returns
+    ``state``. With every seat ``random`` this is :func:`rules.playout.play_randomly` of a
+    seeded game, draw for draw."""
+    for _ in range(MAX_STEPS):
+        if state.is_over():
+            return state
+        if state.is_chance():
+            state.apply(random_reveal(state, rng))
+        else:
+            state.apply(policies[state.current_player()].choose(state, rng))
+    raise RuntimeError(f"{state.game.name} did not end within {MAX_STEPS} actions")
