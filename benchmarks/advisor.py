@@ -10,8 +10,10 @@ ones, so the starting seat's advantage is shared). Each advisor decision may thi
 game and opponent, the advisor's sole wins, shared wins and losses with counts and its win
 rate (a shared win counts as half), then the time per advisor decision (median and
 slowest, CPU and wall clock) and the same in reference units (``benchmarks/reference.py``,
-timed in the same run). Aim (issue 13): in Small Warehouse the advisor's seat beats random
-in at least 75 % of games and greedy in at least 55 %.
+timed in the same run), and the wall time of ``station.advice.advise_state`` with a 1 s
+budget on ``--states`` random states of every player count. Aim (issue 13): in Small
+Warehouse the advisor's seat beats random in at least 75 % of games and greedy in at least
+55 %.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from reference import reference_line, reference_seconds
 from rules import game_names, get_game
 from rules.advice.lookahead import AdvisorPolicy
 from rules.advice.policies import make_policy, play_with_policies
-from station.advice import deadline_stop
+from rules.playout import random_step
+from station.advice import advise_state, deadline_stop
 
 DEFAULT_GAMES = {"small-warehouse": 40}
 OTHER_GAMES = 10
@@ -89,6 +92,27 @@ def play_match(name: str, opponent: str, games: int, advisor: TimedAdvisor) -> T
     return tally
 
 
+def answer_seconds(name: str, budget: float, states: int) -> list[float]:
+    """Wall seconds of ``advise_state`` with a ``budget`` on random states of ``name``
+    (reading the document, screening, playouts and the answer)."""
+    game = get_game(name)
+    rng = random.Random(77)
+    timings = []
+    for index in range(states):
+        count = rng.randint(game.min_players, game.max_players)
+        state = game.new_game([f"P{i + 1}" for i in range(count)], seed=index)
+        steps = rng.randint(0, 40)
+        while steps and not state.is_over():
+            state.apply(random_step(state, rng))
+            steps -= 1
+        if state.is_over():
+            continue
+        started = time.perf_counter()
+        advise_state(state.to_json(), budget)
+        timings.append(time.perf_counter() - started)
+    return timings
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0,
@@ -96,6 +120,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=None,
                         help=f"games per match (default: 40 Small Warehouse, {OTHER_GAMES} others)")
     parser.add_argument("--only", metavar="GAME", help="one game only")
+    parser.add_argument("--opponents", default="random,greedy",
+                        help="opponents' policies, one match each (default random,greedy)")
+    parser.add_argument("--states", type=int, default=10,
+                        help="random states per game timed with advise_state (default 10)")
     arguments = parser.parse_args()
     print(reference_line())
     print(f"advisor: {arguments.seconds:g} CPU-s per decision")
@@ -104,7 +132,7 @@ def main() -> None:
     for name in [arguments.only] if arguments.only else game_names():
         advisor = TimedAdvisor(name, arguments.seconds)
         games = arguments.games or DEFAULT_GAMES.get(name, OTHER_GAMES)
-        for opponent in ("random", "greedy"):
+        for opponent in arguments.opponents.split(","):
             tally = play_match(name, opponent, games, advisor)
             aim = AIMS.get((name, opponent))
             verdict = "" if aim is None else (
@@ -118,6 +146,9 @@ def main() -> None:
               f"({statistics.median(advisor.cpu) / ref:.1f} / {max(advisor.cpu) / ref:.1f} ref); "
               f"wall s median {statistics.median(advisor.wall):.3f} max {max(advisor.wall):.3f}",
               flush=True)
+        timings = answer_seconds(name, 1.0, arguments.states)
+        print(f"{name:<16} advise_state(document, 1.0) on {len(timings)} random states: wall s "
+              f"median {statistics.median(timings):.3f} max {max(timings):.3f}", flush=True)
 
 
 if __name__ == "__main__":
