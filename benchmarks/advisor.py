@@ -119,7 +119,7 @@ def main() -> None:
                         help="advisor CPU seconds per decision (default 1)")
     parser.add_argument("--games", type=int, default=None,
                         help=f"games per match (default: 40 Small Warehouse, {OTHER_GAMES} others)")
-    parser.add_argument("--only", metavar="GAME", help="one game only")
+    parser.add_argument("--only", metavar="GAME,...", help="these games only")
     parser.add_argument("--opponents", default="random,greedy",
                         help="opponents' policies, one match each (default random,greedy)")
     parser.add_argument("--states", type=int, default=10,
@@ -129,7 +129,7 @@ def main() -> None:
     print(f"advisor: {arguments.seconds:g} CPU-s per decision")
     print(f"{'game':<16} {'players':>7} {'opponent':<8} {'games':>5} {'wins':>4} {'shared':>6} "
           f"{'losses':>6} {'win rate':>8} {'mean margin':>11}  aim")
-    for name in [arguments.only] if arguments.only else game_names():
+    for name in arguments.only.split(",") if arguments.only else game_names():
         advisor = TimedAdvisor(name, arguments.seconds)
         games = arguments.games or DEFAULT_GAMES.get(name, OTHER_GAMES)
         for opponent in arguments.opponents.split(","):
