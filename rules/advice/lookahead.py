@@ -85,10 +85,13 @@ class Advice:
 
     @property
     def win_chances(self) -> list[float]:
+        """Every player's chance to win if the best action is taken (0s before a playout)."""
         return self.actions[0].win_chances
 
     def to_json(self, players: list[str], top: int = TOP_ACTIONS) -> dict[str, Any]:
-        def chances(candidate: Candidate) -> dict[str, float]:
+        def chances(candidate: Candidate) -> dict[str, float] | None:
+            if not candidate.playouts:  # unknown, not zero
+                return None
             return {name: round(chance, 4)
                     for name, chance in zip(players, candidate.win_chances, strict=True)}
 

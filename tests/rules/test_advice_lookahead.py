@@ -120,3 +120,11 @@ def test_an_unknown_policy_is_refused() -> None:
     with pytest.raises(UnknownPolicy):
         make_policy("clever", "small-warehouse")
 
+
+
+def test_without_playouts_the_chances_are_unknown_not_zero() -> None:
+    state = midgame("small-warehouse")
+    advice = Advisor(state.game.name).advise(state, random.Random(1), stop=lambda: True)
+    answer = advice.to_json(state.players)
+    assert answer["playouts"] == 0 and answer["win_chances"] is None
+    assert answer["actions"] and all(entry["win_chances"] is None for entry in answer["actions"])
