@@ -93,7 +93,10 @@ def test_state_advice_for_every_game(cli, write_json, name) -> None:
     assert result.status == 0, result.stderr
     answer = result.json()
     assert answer["game"] == name and answer["player"] in document["players"]
-    assert list(answer["win_chances"]) == document["players"]
+    if answer["playouts"]:  # a loaded machine may leave no time for one in 0.3 s
+        assert list(answer["win_chances"]) == document["players"]
+    else:
+        assert answer["win_chances"] is None
     assert 1 <= len(answer["actions"]) <= 3
     for entry in answer["actions"]:
         assert set(entry) == {"action", "playouts", "expected_score", "win_chances"}
