@@ -1,0 +1,60 @@
+"""Advice on a game in progress within a time budget: the entry point of ``packref advise
+--state`` and of a worker process beside the live loop.
+
+``advise_state`` takes the JSON document the station stores for a game (``State.to_json()``)
+and returns a JSON answer; it imports nothing of the live loop, the web pages or the CLI,
+so a ``concurrent.futures.ProcessPoolExecutor`` can run it while the loop goes on.
+
+Example::
+
+    >>> from rules import get_game
+    >>> state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cy"], seed=2)
+    >>> answer = advise_state(state.to_json(), seconds=0.2)
+    >>> answer["player"], sorted(answer["win_chances"]), len(answer["actions"]) <= 3
+    ('Cy', ['Ana', 'Ben', 'Cy'], True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rules.advice.lookahead import Advisor
+from station.errors import InputError
+from station.inputs.advice import read_state_document
+from station.jsonin import Node
+
+MAX_SECONDS = 600.0
+BUDGET_SHARE = 0.95  # of the budget for the search; the rest reads the game and answers
+
+
+def deadline_stop(seconds: float, clock: Callable[[], float] = time.perf_counter
+                  ) -> Callable[[], bool]:
+    """A callback that turns true once ``seconds`` have passed since it was made."""
+    deadline = clock() + seconds
+    return lambda: clock() >= deadline
+
+
+def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 0,
+                 game_name: str | None = None) -> dict[str, Any]:
+    """The three best actions for the player to act in ``document``'s game, each with its
+    expected final score and every player's win chance, found within ``seconds``.
+
+    Raises :class:`~station.errors.InputError` (naming the JSON path) for a document that
+    is not a game of ``game_name`` (default: the one it names) or a game already over.
+    """
+    started = time.perf_counter()
+    if not 0 < seconds <= MAX_SECONDS:
+        raise InputError(f"--seconds: must be more than 0 and at most {MAX_SECONDS:g}")
+    node = Node(document)
+    name = game_name if game_name is not None else node["game"].string()
+    state = read_state_document(node, name)
+    if state.is_over():
+        raise node["log"].fail("the game is over: there is nothing to advise")
+    stop = deadline_stop(seconds * BUDGET_SHARE - (time.perf_counter() - started))
+    advice = Advisor(name).advise(state, random.Random(seed), stop)
+    answer = {"game": name, **advice.to_json(state.players)}
+    answer["seconds"] = round(time.perf_counter() - started, 3)
+    return answer

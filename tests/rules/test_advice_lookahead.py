@@ -1,0 +1,130 @@
+"""The Monte Carlo advisor: legal advice for every game, never a peek at a seed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import game_names, get_game
+from rules.advice.heuristics import WarehouseEvaluator, warehouse_value
+from rules.advice.knowledge import has_chance_api, information_set, reveal_pending
+from rules.advice.lookahead import Advisor, AdvisorPolicy, NothingToAdvise
+from rules.advice.policies import POLICY_NAMES, UnknownPolicy, make_policy
+from rules.games.small_warehouse import _lay, _oriented_cells, score_warehouse
+from rules.playout import random_step
+
+
+def midgame(name: str, seed: int = 3, steps: int = 4):
+    game = get_game(name)
+    state = game.new_game([f"P{index}" for index in range(game.min_players)], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        state.apply(random_step(state, rng))
+    return state
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_advice_is_legal_and_its_chances_add_up(name: str) -> None:
+    state = midgame(name)
+    advice = Advisor(name).advise(state, random.Random(1), max_playouts=6)
+    answer = advice.to_json(state.players)
+    assert answer["player"] == state.players[state.current_player()]
+    assert 1 <= len(answer["actions"]) <= 3 and answer["playouts"] == 6
+    assert set(answer["win_chances"]) == set(state.players)
+    assert sum(answer["win_chances"].values()) == pytest.approx(1.0, abs=1e-3)
+    for entry in answer["actions"]:
+        trial = state.clone()
+        trial.apply(entry["action"])  # legal in the real game
+    assert answer["determinized"] == has_chance_api(state)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_stop_callback_ends_the_search(name: str) -> None:
+    calls = iter(range(1_000_000))
+    advice = Advisor(name).advise(midgame(name), random.Random(2), stop=lambda: next(calls) >= 3)
+    assert advice.playouts <= 3
+
+
+def test_advice_on_a_finished_game_is_refused() -> None:
+    state = midgame("pick-n-packers", steps=0)
+    while not state.is_over():
+        state.apply(random_step(state, random.Random(0)))
+    with pytest.raises(NothingToAdvise):
+        Advisor("pick-n-packers").advise(state, random.Random(0), max_playouts=2)
+
+
+def test_information_set_hides_the_other_hand_and_the_order() -> None:
+    state = midgame("small-warehouse", steps=2)
+    player = state.current_player()
+    known = information_set(state, player)
+    assert known.deal == "table"
+    assert known.data["hands"][player] == state.data["hands"][player]
+    assert known.data["hands"][1 - player] == [None]
+    reveal_pending(known, random.Random(4))
+    assert None not in known.data["hands"][1 - player]
+    assert not known.chance_outcomes()
+
+
+def _shuffled_unseen(seed: int) -> tuple[dict, dict]:
+    """Two fresh Small Warehouse games the first player cannot tell apart: the second has
+    the opponent's hand card and the draw pile's order changed."""
+    first = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=seed).to_json()
+    second = first | {"setup": dict(first["setup"])}
+    pile = list(reversed(first["setup"]["draw_pile"]))
+    hands = [list(hand) for hand in first["setup"]["hands"]]
+    hands[1][0], pile[0] = pile[0], hands[1][0]
+    second["setup"].update(draw_pile=pile, hands=hands)
+    return first, second
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_advice_never_depends_on_what_is_unseen(seed: int) -> None:
+    game = get_game("small-warehouse")
+    first, second = (game.replay(document) for document in _shuffled_unseen(seed))
+    assert first.data["hands"][1] != second.data["hands"][1]
+    assert first.public_view() == second.public_view()
+    answers = [Advisor(game.name).advise(state, random.Random(9), max_playouts=12)
+               .to_json(state.players) for state in (first, second)]
+    assert answers[0] == answers[1]
+
+
+def test_warehouse_evaluator_matches_the_scoring_rules() -> None:
+    state = midgame("small-warehouse", steps=6)
+    actions = random.Random(5).sample(state.legal_actions(), 40)
+    grid = state.data["grids"][state.current_player()]
+    expected = []
+    for action in actions:
+        cells = _oriented_cells(tuple(state.setup["cards"][action["card"]]), action["rotation"])
+        after = _lay(grid, cells, action["row"], action["col"])
+        score = score_warehouse(after)
+        near = sum(kind.biggest for kind in score.kinds.values() if kind.biggest == 3)
+        expected.append(score.total - 0.01 * score.empty_boxes + 0.5 * near)
+        assert warehouse_value(after) == pytest.approx(expected[-1])
+    assert WarehouseEvaluator().values_after(state, actions) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("name", POLICY_NAMES)
+def test_every_policy_plays_a_whole_game(name: str) -> None:
+    state = midgame("small-warehouse", steps=0)
+    rng = random.Random(3)
+    policy = make_policy(name, state.game.name)
+    if isinstance(policy, AdvisorPolicy):
+        policy.max_playouts = 8
+    while not state.is_over():
+        state.apply(policy.choose(state, rng))
+    assert state.winners()
+
+
+def test_an_unknown_policy_is_refused() -> None:
+    with pytest.raises(UnknownPolicy):
+        make_policy("clever", "small-warehouse")
+
+
+
+def test_without_playouts_the_chances_are_unknown_not_zero() -> None:
+    state = midgame("small-warehouse")
+    advice = Advisor(state.game.name).advise(state, random.Random(1), stop=lambda: True)
+    answer = advice.to_json(state.players)
+    assert answer["playouts"] == 0 and answer["win_chances"] is None
+    assert answer["actions"] and all(entry["win_chances"] is None for entry in answer["actions"])
