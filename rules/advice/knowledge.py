@@ -32,12 +32,17 @@ def information_set(state: State, player: int | None) -> State:
     if not has_chance_api(state):
         return state.clone()
     view = state.public_view()
-    if player is not None:
-        for key, value in state.data.items():
-            hidden = view.get(key)
-            if (hidden != value and isinstance(value, list) and isinstance(hidden, list)
-                    and len(value) == len(hidden) == len(state.players)):
-                hidden[player] = json_copy(value[player])
+    for key, value in state.data.items():
+        hidden = view.get(key)
+        if hidden == value:
+            continue
+        if (player is not None and isinstance(value, list) and isinstance(hidden, list)
+                and len(value) == len(hidden) == len(state.players)):
+            hidden[player] = json_copy(value[player])
+        elif isinstance(value, dict) and isinstance(hidden, dict):
+            # Choices laid face down (Pick 'n Packers' speculation cards) are no draw the
+            # advisor could deal again: it reads them (docs/advisor.md, "Limits").
+            view[key] = json_copy(value)
     document = state.to_json()
     document["setup"]["deal"] = "table"
     document["state"] = view
