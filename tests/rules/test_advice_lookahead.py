@@ -128,3 +128,23 @@ def test_without_playouts_the_chances_are_unknown_not_zero() -> None:
     answer = advice.to_json(state.players)
     assert answer["playouts"] == 0 and answer["win_chances"] is None
     assert answer["actions"] and all(entry["win_chances"] is None for entry in answer["actions"])
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_advice_never_reads_the_seeded_order(name: str) -> None:
+    """The same position with every seeded order in its setup changed gets the same advice."""
+    import json
+
+    state = midgame(name, steps=6)
+    document = state.to_json()
+    table_setup = state.game.make_table_setup(list(state.players), dict(state.options), None)
+    changed = json.loads(json.dumps(document))
+    orders = [key for key, value in document["setup"].items()
+              if isinstance(value, list) and len(value) > 1 and table_setup.get(key) != value]
+    assert orders, "a seeded setup holds at least one order"
+    for key in orders:
+        changed["setup"][key] = list(reversed(document["setup"][key]))
+    other = state.game.from_json(changed)
+    answers = [Advisor(name).advise(game_state, random.Random(9), max_playouts=8)
+               .to_json(game_state.players) for game_state in (state, other)]
+    assert answers[0] == answers[1]
