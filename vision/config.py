@@ -45,10 +45,46 @@ class ReaderConfig:
     pose_ransac_px: float = 3.0
     #: A fit whose median reprojection error exceeds this is rejected.
     pose_max_error_px: float = 4.0
+    #: Each marker of a mat fitted from two or more must sit where the fit puts
+    #: it: its corners within this many pixels, or this share of its side if larger.
+    pose_marker_error_px: float = 4.0
+    pose_marker_error_share: float = 0.15
+    #: A pose must be camera-like: the cell's size in pixels may vary across the
+    #: mat by at most this factor (a stray square decoded by chance rarely agrees).
+    pose_max_scale_ratio: float = 3.0
+    #: ... and a cell must be at least this many pixels wide.
+    pose_min_cell_px: float = 10.0
+    #: A mat seen through one marker only is found when the white border and
+    #: margin next to that marker are seen: at least this many border cells ...
+    single_marker_min_white_cells: int = 3
+    #: ... each no darker than this share of the marker's white bits ...
+    single_marker_white_ratio: float = 0.7
+    #: ... even (std over mean below this) and of the marker's white's tint.
+    single_marker_white_evenness: float = 0.1
+    #: Cells further than this (in cells) from the only marker seen are ``?``:
+    #: a pose from one marker's corners is not trusted far away.
+    single_marker_reach: float = 3.5
     #: Rectified mats are sampled at this many pixels per cell.
     rectified_px_per_cell: int = 16
     #: A cell is read from its central square of this side (fraction of the cell).
     cell_inner_fraction: float = 0.6
+
+    # -- lens (vision.lens) ---------------------------------------------------------
+    #: Without a calibration, a radial k1 is estimated from the mats seen with at
+    #: least this many marker corners (three markers) ...
+    lens_min_points: int = 12
+    #: ... normalised by a focal length of this share of the image width ...
+    lens_focal_share: float = 0.9
+    #: ... searched over this range and step, then refined ...
+    lens_k1_min: float = -0.5
+    lens_k1_max: float = 0.2
+    lens_k1_step: float = 0.05
+    #: ... each corner's error counting at most this (a stray corner must not steer it) ...
+    lens_error_cap_px: float = 12.0
+    #: No lens is looked for when one homography per mat fits within this (RMS px).
+    lens_skip_rms_px: float = 0.6
+    #: ... and used only when it lowers the RMS corner error by this many pixels.
+    lens_min_gain_px: float = 0.25
 
     # -- lighting model (vision.cells) ------------------------------------------
     #: The white is refitted with the border samples within each of these
