@@ -121,6 +121,18 @@ class ReaderConfig:
     dark_tolerance_floor: float = 0.5
     #: ... and at least this much closer to it than to any other class.
     cell_margin: float = 18.0
+    #: ... and its mean colour within this perceptual distance (CIE76 ΔE in L*a*b*)
+    #: of the class: tight for the neutral classes (a washed-out card turns greyish,
+    #: never quite neutral), looser for the coloured ones.
+    lab_class_tolerance: tuple[tuple[str, float], ...] = ((".", 13.0), ("#", 28.0))
+    lab_default_tolerance: float = 26.0
+    #: Colour mats: an affine colour map is fitted on the cells read at first when
+    #: at least this many coloured classes (A–E) are among them ...
+    colour_fit_min_classes: int = 3
+    #: ... drawn towards doing nothing with this weight (against one class's weight of 1) ...
+    colour_fit_prior: float = 0.3
+    #: ... and refused if any entry of its 3×3 part moves further than this from identity.
+    colour_fit_max_change: float = 0.35
     #: A pixel is "intruder-like" when this close to a colour seen crossing the border.
     intruder_distance: float = 20.0
     #: Intruder colours this close to a class's colour are not used (they would
@@ -139,8 +151,23 @@ class ReaderConfig:
     #: the empty grey is shadow-like.
     grey_chroma: float = 22.0
     grey_min_ratio: float = 0.45
+    #: ... and one brighter than it, up to this ratio, is glare-like (a lamp's
+    #: reflection on the grey): neither counts as a piece's colour.
+    grey_max_ratio: float = 1.45
     #: Tags mats: at most this share of empty- or shadow-like pixels in an ``X`` cell.
     covered_max_grey_share: float = 0.20
+
+    #: Glare: a pixel is washed out when every channel of the photo is at least
+    #: this (the sensor is full) ...
+    saturated_level: int = 250
+    #: ... or it is brighter than the paper white by this fraction; a cell with
+    #: more than ``washed_share`` of such pixels is ``?``.
+    glare_over_white: float = 0.1
+    washed_share: float = 0.03
+    #: The cells this many steps around a washed-out cell are its halo: they are ``?`` ...
+    glare_halo_cells: int = 1
+    #: ... when they are lighter (L*) than their class's lightest look by more than this.
+    halo_max_brightening: float = 2.5
 
     # -- tags (vision.tags) -----------------------------------------------------
     #: Accepted tag side in cells (printed side 0.7).

@@ -62,6 +62,10 @@ class Strength:
     blur: float = 1.2
     noise: float = 8.0
     jpeg_low: int = 60
+    #: Off-diagonal share of each channel's light leaking into the others.
+    crosstalk: float = 0.06
+    #: The brightest paper may be exposed up to this much over full scale (clipped).
+    overexposure: float = 1.2
     #: Glare stronger than this (linear, added) over a cell counts the cell as covered.
     glare_cover: float = 0.25
 
@@ -357,15 +361,20 @@ def realistic_photo(rng: np.random.Generator, conditions: tuple[str, ...] = ALL_
         light *= _shadows(rng, strength.shadow)
     if "vignette" in conditions:
         light *= _vignette(float(rng.uniform(0, strength.vignette)))
-    gains = rng.uniform(strength.gain_low, strength.gain_high, 3) if "cast" in conditions \
-        else np.ones(3)
-    linear = _to_linear(photo) * light[..., None] * gains
+    mixing = np.eye(3)
+    if "cast" in conditions:  # the sensor's channels overlap a little, then each gets its gain
+        mixing = np.eye(3) + rng.uniform(-strength.crosstalk, strength.crosstalk, (3, 3)) * (
+            1 - np.eye(3))
+        mixing = np.diag(rng.uniform(strength.gain_low, strength.gain_high, 3)) @ (
+            mixing / mixing.sum(axis=1, keepdims=True))
+    linear = (_to_linear(photo) * light[..., None]) @ mixing.T.astype(np.float32)
     glare = _glare(rng, scene) if "glare" in conditions else np.zeros_like(light)
     # auto-exposure: the brightest paper lands between just under and a little over full scale
-    exposure = float(rng.uniform(0.85, 1.1)) / float(np.percentile(linear.max(axis=-1), 99.5))
+    exposure = float(rng.uniform(0.85, strength.overexposure)) / float(
+        np.percentile(linear.max(axis=-1), 99.5))
     linear = linear * exposure + glare[..., None]
     photo = _to_srgb(linear).astype(np.float32)
-    params.update(gains=[round(g, 3) for g in gains], exposure=round(exposure, 3),
+    params.update(gains=np.round(mixing.sum(axis=1), 3).tolist(), exposure=round(exposure, 3),
                   glare=bool(glare.max() > 0))
     if "distortion" in conditions:
         k1 = float(rng.uniform(strength.k1_low, strength.k1_high))
