@@ -48,7 +48,7 @@ class ReaderConfig:
     #: Each marker of a mat fitted from two or more must sit where the fit puts
     #: it: its corners within this many pixels, or this share of its side if larger.
     pose_marker_error_px: float = 4.0
-    pose_marker_error_share: float = 0.15
+    pose_marker_error_share: float = 0.2
     #: A pose must be camera-like: the cell's size in pixels may vary across the
     #: mat by at most this factor (a stray square decoded by chance rarely agrees).
     pose_max_scale_ratio: float = 3.0
@@ -57,6 +57,8 @@ class ReaderConfig:
     #: A mat seen through one marker only is found when the white border and
     #: margin next to that marker are seen: at least this many border cells ...
     single_marker_min_white_cells: int = 3
+    #: ... and at least this many places of the white margin round the mat ...
+    single_marker_min_margin_places: int = 2
     #: ... each no darker than this share of the marker's white bits ...
     single_marker_white_ratio: float = 0.7
     #: ... even (std over mean below this) and of the marker's white's tint.

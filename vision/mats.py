@@ -151,15 +151,22 @@ def rectify(image: np.ndarray, spec: MatSpec, pose: MatPose,
     """The mat with its border, seen from straight above at ``px_per_cell``.
 
     Pixel (u, v) of the result shows mat point ((u + 0.5) / ppc − 1, (v + 0.5) / ppc − 1);
-    parts outside the photo come out black.
+    parts outside the photo come out black. Through a lens, every pixel is
+    looked up where the bent pose puts it (``cv2.remap``).
     """
     ppc = px_per_cell
     from_rectified = np.array([[1 / ppc, 0, 0.5 / ppc - BORDER], [0, 1 / ppc, 0.5 / ppc - BORDER],
                                [0, 0, 1]])
     size = (round((spec.cols + 2 * BORDER) * ppc), round((spec.rows + 2 * BORDER) * ppc))
-    return cv2.warpPerspective(image, pose.homography @ from_rectified, size,
-                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    if pose.lens is None:
+        return cv2.warpPerspective(image, pose.homography @ from_rectified, size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    us, vs = np.meshgrid(np.arange(size[0], dtype=np.float64), np.arange(size[1]))
+    mat_points = (np.stack([us.ravel(), vs.ravel()], -1) + 0.5) / ppc - BORDER
+    where = pose.to_image(mat_points).astype(np.float32).reshape(size[1], size[0], 2)
+    return cv2.remap(image, where, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=0)
 
 
 def cells_in_frame(spec: MatSpec, pose: MatPose, image_shape: tuple[int, ...]) -> np.ndarray:
@@ -241,9 +248,10 @@ def border_confirms(image: np.ndarray, spec: MatSpec, pose: MatPose,
                     config: ReaderConfig = DEFAULT_CONFIG) -> bool:
     """Whether the printed white border and margin lie around a mat's only seen marker.
 
-    Each place must be as bright as the marker's own white bits (within
-    ``single_marker_white_ratio``), even, and of the same tint. A stray square
-    that decodes by chance in a photo has no such white frame around it.
+    A place is white when it is as bright as the marker's own white bits
+    (within ``single_marker_white_ratio``), even, and of the same tint; enough
+    border cells and margin places must be (a hand may hide the rest). A
+    stray square that decodes by chance in a photo has no such white frame.
     """
     corner = pose.single_corner if pose.single_corner is not None else 0
     anchors = marker_paper_white(image, spec, pose, {spec.marker_ids()[corner]})
@@ -251,12 +259,11 @@ def border_confirms(image: np.ndarray, spec: MatSpec, pose: MatPose,
         return False
     white = anchors[1][0]
     tint = white / max(float(white.mean()), 1.0)
-    passed = seen = cells = 0
+    passed = cells = 0
     for x, y, half in _white_places(spec, corner, config.single_marker_reach):
         pixels = _square_samples(pose, image, (x, y), half)
         if pixels is None:
             continue
-        seen += 1
         mean = pixels.mean(axis=0)
         level = float(mean.mean())
         ratios = (mean / max(level, 1.0)) / tint
@@ -265,7 +272,8 @@ def border_confirms(image: np.ndarray, spec: MatSpec, pose: MatPose,
                 and float(ratios.max() - ratios.min()) <= config.white_tint_tolerance)
         passed += good
         cells += good and half > 0.2
-    return cells >= config.single_marker_min_white_cells and passed >= 0.8 * seen
+    return (cells >= config.single_marker_min_white_cells
+            and passed - cells >= config.single_marker_min_margin_places)
 
 
 def locate_mat(image: np.ndarray, spec: MatSpec, markers: dict[int, np.ndarray],
