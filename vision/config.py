@@ -88,6 +88,15 @@ class ReaderConfig:
     #: ... and used only when it lowers the RMS corner error by this many pixels.
     lens_min_gain_px: float = 0.25
 
+    # -- camera calibration (vision.calibrate) ----------------------------------------
+    #: A mat is a calibration view when seen through at least this many markers ...
+    calibration_min_markers: int = 3
+    #: ... agreeing with its layout within this share of a marker's side (the lens is
+    #: not known yet, so straight lines may still bow) ...
+    calibration_marker_share: float = 0.5
+    #: ... and at least this many views are needed.
+    calibration_min_views: int = 6
+
     # -- lighting model (vision.cells) ------------------------------------------
     #: The white is refitted with the border samples within each of these
     #: (above, below) fractions of the last fit, in turn (the first fit goes

@@ -61,7 +61,7 @@ class RadialLens:
         """Photo pixels → ideal pixels (fixed-point iteration; converges for |k1 r²| < 0.3)."""
         seen = (np.asarray(points, np.float64) - self.centre) / self.focal
         ideal = seen.copy()
-        for _ in range(12):
+        for _ in range(20):
             r2 = (ideal * ideal).sum(axis=-1, keepdims=True)
             ideal = seen / (1 + self.k1 * r2)
         return self.centre + ideal * self.focal

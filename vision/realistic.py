@@ -311,7 +311,7 @@ def _glare(rng: np.random.Generator, scene: Scene) -> np.ndarray:
     return glare
 
 
-def _distort(photo: np.ndarray, k1: float, k2: float) -> np.ndarray:
+def distort_image(photo: np.ndarray, k1: float, k2: float) -> np.ndarray:
     """Barrel distortion: output pixel at distorted radius r_d shows the scene at r."""
     width, height = FRAME_SIZE
     focal = 0.9 * width
@@ -379,7 +379,7 @@ def realistic_photo(rng: np.random.Generator, conditions: tuple[str, ...] = ALL_
     if "distortion" in conditions:
         k1 = float(rng.uniform(strength.k1_low, strength.k1_high))
         k2 = float(rng.uniform(0, strength.k2))
-        photo = _distort(photo, k1, k2)
+        photo = distort_image(photo, k1, k2)
         params.update(k1=round(k1, 3), k2=round(k2, 3))
     blur = float(rng.uniform(0.3, strength.blur))
     photo = cv2.GaussianBlur(photo, (0, 0), blur)
@@ -404,3 +404,30 @@ def realistic_photo(rng: np.random.Generator, conditions: tuple[str, ...] = ALL_
                      for t, r, c, rot in mat.content.tags]})
     return Photo(cv2.imdecode(encoded, cv2.IMREAD_COLOR), {"mats": truth, "params": params})
 
+
+
+def calibration_views(rng: np.random.Generator, spec: MatSpec, count: int, k1: float,
+                      focal_px: float = 1400.0) -> list[np.ndarray]:
+    """``count`` photos of one empty mat by one camera (fixed focal length, principal
+    point at the centre, barrel ``k1``) from several heights, tilts and turns."""
+    from vision.render import Camera, MatContent, mat_to_table
+
+    width, height = FRAME_SIZE
+    cell_mm = 20.0
+    content = MatContent.empty(spec)
+    origin = (-spec.cols * cell_mm / 2, -spec.rows * cell_mm / 2)
+    mat = PlacedMat(content, cell_mm, mat_to_table(cell_mm, 0.0, origin))
+    views = []
+    while len(views) < count:
+        camera = Camera(float(rng.uniform(10, 35)), float(rng.uniform(0, 360)),
+                        float(rng.uniform(450, 700)), focal_px, (width / 2, height / 2))
+        target = tuple(rng.uniform(-60, 60, 2))
+        scene = Scene([mat], camera.table_to_image(target), 0)
+        outline = _mat_outlines(scene)[0]
+        if outline.min() < 0 or (outline.max(axis=0) >= (width, height)).any():
+            continue
+        photo = np.full((height, width, 3), rng.uniform(70, 150, 3), np.float32)
+        _paint_mat(photo, mat, scene.table_to_image)
+        photo = distort_image(photo, k1, 0.0)
+        views.append(np.clip(photo, 0, 255).astype(np.uint8))
+    return views
