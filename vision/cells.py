@@ -351,9 +351,13 @@ def colour_correction(pixels: np.ndarray, labels: np.ndarray,
     design = np.vstack([basis * weight, prior * scale])
     wanted = np.vstack([np.concatenate(targets) * weight, prior * scale @ identity])
     correction, *_ = np.linalg.lstsq(design, wanted, rcond=None)
-    if np.abs(correction[:3] - np.eye(3)).max() > config.colour_fit_max_change:
+    change = np.abs(correction[:3] - np.eye(3)).max()
+    if change > config.colour_fit_max_change:
         return None
-    return correction.astype(np.float32)
+    # a map this close to doing nothing would not change a reading: save the second pass
+    colours = np.array(list(CLASS_COLOURS.values()), np.float64)
+    shift = np.abs(colours @ correction[:3] + correction[3] - colours).max()
+    return None if shift < config.colour_fit_min_shift else correction.astype(np.float32)
 
 
 def _corrected(colours: np.ndarray, correction: np.ndarray) -> np.ndarray:

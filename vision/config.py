@@ -80,7 +80,8 @@ class ReaderConfig:
     #: ... searched over this range and step, then refined ...
     lens_k1_min: float = -0.5
     lens_k1_max: float = 0.2
-    lens_k1_step: float = 0.05
+    lens_k1_step: float = 0.1
+    lens_refine_steps: int = 10
     #: ... each corner's error counting at most this (a stray corner must not steer it) ...
     lens_error_cap_px: float = 12.0
     #: No lens is looked for when one homography per mat fits within this (RMS px).
@@ -144,6 +145,8 @@ class ReaderConfig:
     colour_fit_prior: float = 0.3
     #: ... and refused if any entry of its 3×3 part moves further than this from identity.
     colour_fit_max_change: float = 0.35
+    #: A map moving no printed colour by more than this (0..255) is not applied.
+    colour_fit_min_shift: float = 4.0
     #: A pixel is "intruder-like" when this close to a colour seen crossing the border.
     intruder_distance: float = 20.0
     #: Intruder colours this close to a class's colour are not used (they would

@@ -58,13 +58,15 @@ class RadialLens:
         return self.centre + offset * (1 + self.k1 * r2) * self.focal
 
     def undistort(self, points: np.ndarray) -> np.ndarray:
-        """Photo pixels → ideal pixels (fixed-point iteration; converges for |k1 r²| < 0.3)."""
+        """Photo pixels → ideal pixels (Newton's method on the radius)."""
         seen = (np.asarray(points, np.float64) - self.centre) / self.focal
-        ideal = seen.copy()
-        for _ in range(20):
-            r2 = (ideal * ideal).sum(axis=-1, keepdims=True)
-            ideal = seen / (1 + self.k1 * r2)
-        return self.centre + ideal * self.focal
+        bent = np.sqrt((seen * seen).sum(axis=-1, keepdims=True))
+        radius = bent.copy()
+        for _ in range(6):  # solve radius + k1 radius³ = bent
+            slope = np.maximum(1 + 3 * self.k1 * radius * radius, 0.1)
+            radius = radius - (radius + self.k1 * radius ** 3 - bent) / slope
+        scale = np.where(bent > 0, radius / np.maximum(bent, 1e-12), 1.0)
+        return self.centre + seen * scale * self.focal
 
 
 @dataclass(frozen=True)
@@ -176,7 +178,7 @@ def estimate_radial_lens(pairs: list[tuple[np.ndarray, np.ndarray]],
     best = int(np.argmin(errors))
     low = float(candidates[max(best - 1, 0)])
     high = float(candidates[min(best + 1, len(candidates) - 1)])
-    for _ in range(12):  # golden-section search between the neighbours of the best
+    for _ in range(config.lens_refine_steps):  # golden section between the best's neighbours
         a, b = low + 0.382 * (high - low), low + 0.618 * (high - low)
         if error(a) < error(b):
             high = b
