@@ -48,7 +48,7 @@ class ReaderConfig:
     #: Each marker of a mat fitted from two or more must sit where the fit puts
     #: it: its corners within this many pixels, or this share of its side if larger.
     pose_marker_error_px: float = 4.0
-    pose_marker_error_share: float = 0.2
+    pose_marker_error_share: float = 0.3
     #: A pose must be camera-like: the cell's size in pixels may vary across the
     #: mat by at most this factor (a stray square decoded by chance rarely agrees).
     pose_max_scale_ratio: float = 3.0
