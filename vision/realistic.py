@@ -149,6 +149,8 @@ def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
 
 def _free_spot(rng: np.random.Generator, keep_out: np.ndarray, size: float) -> np.ndarray | None:
     width, height = FRAME_SIZE
+    if 2 * size >= min(width, height):
+        return None
     for _ in range(30):
         centre = rng.uniform([size, size], [width - size, height - size])
         x0, y0 = np.maximum((centre - size).astype(int), 0)
