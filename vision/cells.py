@@ -319,7 +319,78 @@ def _colour_cells(pixels: np.ndarray, references: dict[str, np.ndarray],
     best_share = np.take_along_axis(shares, best[..., None], -1)[..., 0]
     sure = ((best_share >= config.cell_class_share) & (best_gap <= config.cell_mean_distance)
             & (second_gap - best_gap >= config.cell_margin))
+    sure &= _lab_gap(means, references, names, best) <= _lab_tolerance(names, config)[best]
     return np.where(sure, np.array(names)[best], "?")
+
+
+def colour_correction(pixels: np.ndarray, labels: np.ndarray,
+                      config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray | None:
+    """A 4×3 affine colour map (``[r g b 1] @ map``) taking this mat's colours to the
+    printed ones, fitted on the cells read surely at first and the white, or None.
+
+    The white border only fixes each channel's scale; the cards of several
+    colours on the mat show how the camera mixes the channels (a real sensor's
+    colour crosstalk, a cast that is not a pure gain per channel). Each class
+    weighs the same; the map is drawn towards doing nothing (``colour_fit_prior``)
+    and is not used unless ``colour_fit_min_classes`` coloured classes are seen.
+    """
+    names = [name for name in CLASS_COLOURS if (labels == name).any()]
+    if sum(name not in ".#" for name in names) < config.colour_fit_min_classes:
+        return None
+    sources, targets, weights = [_WHITE[None]], [_WHITE[None]], [np.ones(1)]
+    for name in names:
+        means = pixels[labels == name].mean(axis=1)
+        sources.append(means)
+        targets.append(np.repeat(np.array([CLASS_COLOURS[name]], np.float32), len(means), 0))
+        weights.append(np.full(len(means), 1 / len(means)))
+    basis = np.column_stack([np.concatenate(sources), np.ones(sum(len(w) for w in weights))])
+    weight = np.sqrt(np.concatenate(weights))[:, None]
+    prior = config.colour_fit_prior
+    identity = np.vstack([np.eye(3), np.zeros((1, 3))])
+    scale = np.diag([1.0, 1.0, 1.0, 1 / 255.0]) * 255.0  # the offset row in colour units
+    design = np.vstack([basis * weight, prior * scale])
+    wanted = np.vstack([np.concatenate(targets) * weight, prior * scale @ identity])
+    correction, *_ = np.linalg.lstsq(design, wanted, rcond=None)
+    change = np.abs(correction[:3] - np.eye(3)).max()
+    if change > config.colour_fit_max_change:
+        return None
+    # a map this close to doing nothing would not change a reading: save the second pass
+    colours = np.array(list(CLASS_COLOURS.values()), np.float64)
+    shift = np.abs(colours @ correction[:3] + correction[3] - colours).max()
+    return None if shift < config.colour_fit_min_shift else correction.astype(np.float32)
+
+
+def _corrected(colours: np.ndarray, correction: np.ndarray) -> np.ndarray:
+    return colours @ correction[:3] + correction[3]
+
+
+def to_lab(rgb: np.ndarray) -> np.ndarray:
+    """sRGB in printed units (…×3, 0..255) → CIE L*a*b* (L 0..100).
+
+    >>> np.round(to_lab(np.array([[245.0, 245, 245]])).astype(float)).tolist()
+    [[96.0, 0.0, 0.0]]
+    """
+    flat = np.clip(np.asarray(rgb, np.float32).reshape(-1, 1, 3) / 255, 0, 1)
+    return cv2.cvtColor(flat, cv2.COLOR_RGB2Lab).reshape(np.shape(rgb))
+
+
+def _lab_gap(means: np.ndarray, references: dict[str, np.ndarray], names: list[str],
+             chosen: np.ndarray) -> np.ndarray:
+    """Per cell: the perceptual distance (ΔE) of its mean colour to its chosen class's
+    nearest look (printed colour or patch measured in this photo)."""
+    cells = to_lab(means)
+    gaps = np.full(means.shape[:-1], np.inf, np.float32)
+    for k, name in enumerate(names):
+        mine = chosen == k
+        if mine.any():
+            looks = to_lab(references[name])
+            gaps[mine] = np.linalg.norm(cells[mine][:, None] - looks[None], axis=-1).min(axis=1)
+    return gaps
+
+
+def _lab_tolerance(names: list[str], config: ReaderConfig) -> np.ndarray:
+    tolerances = dict(config.lab_class_tolerance)
+    return np.array([tolerances.get(name, config.lab_default_tolerance) for name in names])
 
 
 def _tags_cells(pixels: np.ndarray, empty_look: np.ndarray, config: ReaderConfig) -> np.ndarray:
@@ -329,12 +400,57 @@ def _tags_cells(pixels: np.ndarray, empty_look: np.ndarray, config: ReaderConfig
     ratios = pixels / np.maximum(empty_look, 1.0)
     level = ratios.mean(axis=-1)
     even = (ratios.max(axis=-1) - ratios.min(axis=-1)) < config.grey_chroma / _EMPTY[0]
-    shadowed = ~empty & even & (level >= config.grey_min_ratio) & (level < 1.0)
+    shadowed = ~empty & even & (level >= config.grey_min_ratio) & (level < config.grey_max_ratio)
     empty_share, shadow_share = empty.mean(axis=2), shadowed.mean(axis=2)
     mean_gap = np.linalg.norm(pixels.mean(axis=2) - empty_look.mean(axis=2), axis=-1)
-    is_empty = (empty_share >= config.cell_class_share) & (mean_gap <= config.cell_mean_distance)
+    lab_gap = np.linalg.norm(to_lab(pixels.mean(axis=2)) - to_lab(empty_look.mean(axis=2)),
+                             axis=-1)
+    is_empty = ((empty_share >= config.cell_class_share) & (mean_gap <= config.cell_mean_distance)
+                & (lab_gap <= dict(config.lab_class_tolerance)["."]))
     is_covered = empty_share + shadow_share <= config.covered_max_grey_share
     return np.where(is_empty, ".", np.where(is_covered, "X", "?"))
+
+
+def washed_cells(rectified_rgb: np.ndarray, normalised: np.ndarray, spec: MatSpec, ppc: int,
+                 config: ReaderConfig = DEFAULT_CONFIG,
+                 tag_cells: set[tuple[int, int]] | frozenset = frozenset()) -> np.ndarray:
+    """rows×cols: the cells washed out by glare (a full sensor, or brighter than paper).
+
+    A cell holding a detected tag is not a source of glare: its white sticker
+    may fill the sensor on its own.
+
+    >>> spec = MatSpec(0, 1, 2, "tags")
+    >>> flat = np.full((48, 64, 3), 205, np.uint8)
+    >>> flat[16:32, 32:48] = 255                       # cell (0, 1) under a lamp's glare
+    >>> washed_cells(flat, flat.astype(np.float32), spec, 16).tolist()
+    [[False, True]]
+    """
+    raw = _cell_pixels(rectified_rgb, spec.rows, spec.cols, ppc, config)
+    full = raw.min(axis=-1) >= config.saturated_level
+    bright = _cell_pixels(normalised, spec.rows, spec.cols, ppc, config).max(axis=-1) > (
+        _WHITE[0] * (1 + config.glare_over_white))
+    washed = (full | bright).mean(axis=-1) > config.washed_share
+    for row, col in tag_cells:
+        washed[row, col] = False
+    return washed
+
+
+def glare_halo(washed: np.ndarray, config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """rows×cols: the cells next to washed-out ones, where a glare's fading halo may
+    brighten a dark card until it passes for a lighter class."""
+    kernel = np.ones((2 * config.glare_halo_cells + 1,) * 2, np.uint8)
+    return cv2.dilate(washed.astype(np.uint8), kernel).astype(bool) & ~washed
+
+
+def _brightened(labels: np.ndarray, pixels: np.ndarray, looks: dict[str, np.ndarray],
+                config: ReaderConfig) -> np.ndarray:
+    """rows×cols: cells whose mean lightness (L*) lies above their class's lightest look
+    by more than ``config.halo_max_brightening``."""
+    lightness = to_lab(pixels.mean(axis=2))[..., 0]
+    limit = np.full(labels.shape, np.inf, np.float32)
+    for name, colours in looks.items():
+        limit[labels == name] = float(to_lab(colours)[..., 0].max())
+    return lightness > limit + config.halo_max_brightening
 
 
 def normalised_mat(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
@@ -375,15 +491,27 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     intruder, crossed = border_intrusions(normalised, spec, ppc, config)
     palette = _quantised_far_from(intruder, printed_references(spec), config)
     references = class_references(normalised, spec, ppc, config, palette)
+    empty_mean = _EMPTY[None]
     if spec.kind == "colour":
         labels = _colour_cells(pixels, references, config)
+        correction = colour_correction(pixels, labels, config)
+        if correction is not None:
+            pixels = _corrected(pixels, correction)
+            references = {name: _corrected(looks, correction) if len(looks) > 1 else looks
+                          for name, looks in references.items()}
+            labels = _colour_cells(pixels, references, config)
     elif empty_look is not None:
         look = _cell_pixels(cv2.blur(empty_look, (3, 3)), spec.rows, spec.cols, ppc, config)
         labels = _tags_cells(pixels, look, config)
+        empty_mean = look.reshape(-1, 3)
     else:
         labels = _tags_cells(pixels, np.broadcast_to(_EMPTY, pixels.shape), config)
     entry = _entry_cells(spec, crossed, set(hidden_corners))
     labels = np.where(intruded_cells(pixels, intruder, entry, references, config), "?", labels)
+    washed = washed_cells(rectified_rgb, normalised, spec, ppc, config, tag_cells)
+    looks = dict(references) if spec.kind == "colour" else {".": empty_mean}
+    halo = glare_halo(washed, config) & _brightened(labels, pixels, looks, config)
+    labels = np.where(washed | halo, "?", labels)
     if spec.kind != "colour":
         for row, col in tag_cells:
             labels[row, col] = "X"

@@ -45,10 +45,58 @@ class ReaderConfig:
     pose_ransac_px: float = 3.0
     #: A fit whose median reprojection error exceeds this is rejected.
     pose_max_error_px: float = 4.0
+    #: Each marker of a mat fitted from two or more must sit where the fit puts
+    #: it: its corners within this many pixels, or this share of its side if larger.
+    pose_marker_error_px: float = 4.0
+    pose_marker_error_share: float = 0.3
+    #: A pose must be camera-like: the cell's size in pixels may vary across the
+    #: mat by at most this factor (a stray square decoded by chance rarely agrees).
+    pose_max_scale_ratio: float = 3.0
+    #: ... and a cell must be at least this many pixels wide.
+    pose_min_cell_px: float = 10.0
+    #: A mat seen through one marker only is found when the white border and
+    #: margin next to that marker are seen: at least this many border cells ...
+    single_marker_min_white_cells: int = 3
+    #: ... and at least this many places of the white margin round the mat ...
+    single_marker_min_margin_places: int = 2
+    #: ... each no darker than this share of the marker's white bits ...
+    single_marker_white_ratio: float = 0.7
+    #: ... even (std over mean below this) and of the marker's white's tint.
+    single_marker_white_evenness: float = 0.1
+    #: Cells further than this (in cells) from the only marker seen are ``?``:
+    #: a pose from one marker's corners is not trusted far away.
+    single_marker_reach: float = 3.5
     #: Rectified mats are sampled at this many pixels per cell.
     rectified_px_per_cell: int = 16
     #: A cell is read from its central square of this side (fraction of the cell).
     cell_inner_fraction: float = 0.6
+
+    # -- lens (vision.lens) ---------------------------------------------------------
+    #: Without a calibration, a radial k1 is estimated from the mats seen with at
+    #: least this many marker corners (three markers) ...
+    lens_min_points: int = 12
+    #: ... normalised by a focal length of this share of the image width ...
+    lens_focal_share: float = 0.9
+    #: ... searched over this range and step, then refined ...
+    lens_k1_min: float = -0.5
+    lens_k1_max: float = 0.2
+    lens_k1_step: float = 0.1
+    lens_refine_steps: int = 10
+    #: ... each corner's error counting at most this (a stray corner must not steer it) ...
+    lens_error_cap_px: float = 12.0
+    #: No lens is looked for when one homography per mat fits within this (RMS px).
+    lens_skip_rms_px: float = 0.6
+    #: ... and used only when it lowers the RMS corner error by this many pixels.
+    lens_min_gain_px: float = 0.25
+
+    # -- camera calibration (vision.calibrate) ----------------------------------------
+    #: A mat is a calibration view when seen through at least this many markers ...
+    calibration_min_markers: int = 3
+    #: ... agreeing with its layout within this share of a marker's side (the lens is
+    #: not known yet, so straight lines may still bow) ...
+    calibration_marker_share: float = 0.5
+    #: ... and at least this many views are needed.
+    calibration_min_views: int = 6
 
     # -- lighting model (vision.cells) ------------------------------------------
     #: The white is refitted with the border samples within each of these
@@ -85,6 +133,20 @@ class ReaderConfig:
     dark_tolerance_floor: float = 0.5
     #: ... and at least this much closer to it than to any other class.
     cell_margin: float = 18.0
+    #: ... and its mean colour within this perceptual distance (CIE76 ΔE in L*a*b*)
+    #: of the class: tight for the neutral classes (a washed-out card turns greyish,
+    #: never quite neutral), looser for the coloured ones.
+    lab_class_tolerance: tuple[tuple[str, float], ...] = ((".", 13.0), ("#", 28.0))
+    lab_default_tolerance: float = 26.0
+    #: Colour mats: an affine colour map is fitted on the cells read at first when
+    #: at least this many coloured classes (A–E) are among them ...
+    colour_fit_min_classes: int = 3
+    #: ... drawn towards doing nothing with this weight (against one class's weight of 1) ...
+    colour_fit_prior: float = 0.3
+    #: ... and refused if any entry of its 3×3 part moves further than this from identity.
+    colour_fit_max_change: float = 0.35
+    #: A map moving no printed colour by more than this (0..255) is not applied.
+    colour_fit_min_shift: float = 4.0
     #: A pixel is "intruder-like" when this close to a colour seen crossing the border.
     intruder_distance: float = 20.0
     #: Intruder colours this close to a class's colour are not used (they would
@@ -103,8 +165,23 @@ class ReaderConfig:
     #: the empty grey is shadow-like.
     grey_chroma: float = 22.0
     grey_min_ratio: float = 0.45
+    #: ... and one brighter than it, up to this ratio, is glare-like (a lamp's
+    #: reflection on the grey): neither counts as a piece's colour.
+    grey_max_ratio: float = 1.45
     #: Tags mats: at most this share of empty- or shadow-like pixels in an ``X`` cell.
     covered_max_grey_share: float = 0.20
+
+    #: Glare: a pixel is washed out when every channel of the photo is at least
+    #: this (the sensor is full) ...
+    saturated_level: int = 250
+    #: ... or it is brighter than the paper white by this fraction; a cell with
+    #: more than ``washed_share`` of such pixels is ``?``.
+    glare_over_white: float = 0.1
+    washed_share: float = 0.03
+    #: The cells this many steps around a washed-out cell are its halo: they are ``?`` ...
+    glare_halo_cells: int = 1
+    #: ... when they are lighter (L*) than their class's lightest look by more than this.
+    halo_max_brightening: float = 2.5
 
     # -- tags (vision.tags) -----------------------------------------------------
     #: Accepted tag side in cells (printed side 0.7).

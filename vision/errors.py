@@ -30,3 +30,16 @@ class CalibrationError(VisionError):
     def __init__(self, mat_id: int, message: str) -> None:
         super().__init__(f"mat {mat_id}: {message}")
         self.mat_id = mat_id
+
+
+class CalibrationFileError(VisionError):
+    """A ``camera.json`` that cannot be used; ``place`` is the JSON path of the fault."""
+
+    def __init__(self, place: str, message: str) -> None:
+        super().__init__(f"{place}: {message}")
+        self.place = place
+        self.message = message
+
+
+class CameraCalibrationError(VisionError):
+    """Too few usable views of the kit to calibrate a camera."""

@@ -17,29 +17,44 @@ Example::
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.config import DEFAULT_CONFIG, ReaderConfig
-from vision.layout import BORDER, MARKER_SIDE, MatSpec, marker_corners
+from vision.layout import (
+    BORDER,
+    MARKER_SIDE,
+    MatSpec,
+    border_sample_cells,
+    marker_centre,
+    marker_corners,
+)
+from vision.lens import Lens
 
 
 @dataclass(frozen=True)
 class MatPose:
-    """Where a mat lies in an image: the homography from mat coordinates to pixels."""
+    """Where a mat lies in an image: the homography from mat coordinates to ideal
+    (pinhole) pixels, then the ``lens`` bending them into the photo (None: straight)."""
 
     homography: np.ndarray
     markers_seen: int
+    lens: Lens | None = None
+    #: The corner (0 TL … 3 BL) of the only marker seen, when just one was.
+    single_corner: int | None = None
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
         """Mat coordinates (N×2) → image pixels."""
-        return _transform(self.homography, points)
+        ideal = _transform(self.homography, points)
+        return ideal if self.lens is None else self.lens.distort(ideal)
 
     def to_mat(self, points: np.ndarray) -> np.ndarray:
         """Image pixels (N×2) → mat coordinates."""
-        return _transform(np.linalg.inv(self.homography), points)
+        ideal = points if self.lens is None else self.lens.undistort(points)
+        return _transform(np.linalg.inv(self.homography), ideal)
 
 
 def _transform(h: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -47,28 +62,79 @@ def _transform(h: np.ndarray, points: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(shaped, h).reshape(-1, 2)
 
 
+def marker_pairs(spec: MatSpec, markers: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """This mat's markers among ``markers`` (id → 4×2 image corners), by corner 0..3."""
+    return {corner: markers[marker_id] for corner, marker_id in enumerate(spec.marker_ids())
+            if marker_id in markers}
+
+
+def _homography(seen: dict[int, np.ndarray], spec: MatSpec, lens: Lens | None,
+                config: ReaderConfig) -> np.ndarray | None:
+    source = np.concatenate([marker_corners(spec, corner) for corner in seen])
+    target = np.concatenate(list(seen.values())).astype(np.float64)
+    if lens is not None:
+        target = lens.undistort(target)
+    method = 0 if len(seen) == 1 else cv2.RANSAC
+    homography, _ = cv2.findHomography(source, target, method, config.pose_ransac_px)
+    return homography
+
+
+def _marker_errors(pose: MatPose, spec: MatSpec, seen: dict[int, np.ndarray],
+                   config: ReaderConfig) -> dict[int, float]:
+    """Per corner marker: its worst corner's error over the allowed error (≤ 1 agrees)."""
+    errors = {}
+    for corner, image in seen.items():
+        side = float(np.linalg.norm(image - np.roll(image, -1, axis=0), axis=1).mean())
+        allowed = max(config.pose_marker_error_px, config.pose_marker_error_share * side)
+        worst = np.linalg.norm(pose.to_image(marker_corners(spec, corner)) - image, axis=1).max()
+        errors[corner] = float(worst) / allowed
+    return errors
+
+
+def _camera_like(pose: MatPose, spec: MatSpec, config: ReaderConfig) -> bool:
+    """Whether the pose could come from a camera: upright (not mirrored), cells of a
+    plausible size, and not much larger on one side of the mat than the other."""
+    xs = np.array([0.0, spec.cols, spec.cols, 0.0, spec.cols / 2])
+    ys = np.array([0.0, 0.0, spec.rows, spec.rows, spec.rows / 2])
+    scales = []
+    for x, y in zip(xs, ys, strict=True):
+        square = pose.to_image(np.array([[x, y], [x + 1, y], [x, y + 1]]))
+        across, down = square[1] - square[0], square[2] - square[0]
+        scales.append(across[0] * down[1] - across[1] * down[0])  # signed area of a cell
+    scales = np.array(scales)
+    if scales.min() <= 0:
+        return False
+    sides = np.sqrt(scales)
+    return bool(sides.min() >= config.pose_min_cell_px
+                and sides.max() <= config.pose_max_scale_ratio * sides.min())
+
+
 def fit_pose(spec: MatSpec, markers: dict[int, np.ndarray],
-             config: ReaderConfig = DEFAULT_CONFIG) -> MatPose | None:
+             config: ReaderConfig = DEFAULT_CONFIG, lens: Lens | None = None) -> MatPose | None:
     """The pose of ``spec`` from the detected ``markers`` (id → 4×2 corners), or None.
 
-    ``markers`` may hold any markers; only this mat's four are used.
+    ``markers`` may hold any markers; only this mat's four are used. With two
+    or more, every marker kept must agree with the fit of all of them (its
+    corners where the printed layout puts them, :func:`_marker_errors`); a
+    marker that does not is dropped and the rest refitted. A pose from one
+    marker alone says nothing about the layout: :func:`locate_mat` verifies it
+    against the printed border before it is believed.
     """
-    pairs = [(marker_corners(spec, corner), markers[marker_id])
-             for corner, marker_id in enumerate(spec.marker_ids()) if marker_id in markers]
-    if not pairs:
-        return None
-    source = np.concatenate([mat for mat, _ in pairs]).astype(np.float64)
-    target = np.concatenate([image for _, image in pairs]).astype(np.float64)
-    if len(pairs) == 1:
-        homography, _ = cv2.findHomography(source, target, 0)
-    else:
-        homography, _ = cv2.findHomography(source, target, cv2.RANSAC, config.pose_ransac_px)
-    if homography is None:
-        return None
-    errors = np.linalg.norm(_transform(homography, source) - target, axis=1)
-    if float(np.median(errors)) > config.pose_max_error_px:
-        return None
-    return MatPose(homography, len(pairs))
+    seen = marker_pairs(spec, markers)
+    while seen:
+        homography = _homography(seen, spec, lens, config)
+        if homography is None:
+            return None
+        pose = MatPose(homography, len(seen), lens,
+                       next(iter(seen)) if len(seen) == 1 else None)
+        errors = _marker_errors(pose, spec, seen, config)
+        worst = max(errors, key=errors.get)
+        if errors[worst] <= 1.0:
+            return pose if _camera_like(pose, spec, config) else None
+        if len(seen) <= 2:  # two markers that disagree: neither can be trusted
+            return None
+        del seen[worst]
+    return None
 
 
 def pose_agrees(pose: MatPose, spec: MatSpec, markers: dict[int, np.ndarray],
@@ -85,15 +151,22 @@ def rectify(image: np.ndarray, spec: MatSpec, pose: MatPose,
     """The mat with its border, seen from straight above at ``px_per_cell``.
 
     Pixel (u, v) of the result shows mat point ((u + 0.5) / ppc − 1, (v + 0.5) / ppc − 1);
-    parts outside the photo come out black.
+    parts outside the photo come out black. Through a lens, every pixel is
+    looked up where the bent pose puts it (``cv2.remap``).
     """
     ppc = px_per_cell
     from_rectified = np.array([[1 / ppc, 0, 0.5 / ppc - BORDER], [0, 1 / ppc, 0.5 / ppc - BORDER],
                                [0, 0, 1]])
     size = (round((spec.cols + 2 * BORDER) * ppc), round((spec.rows + 2 * BORDER) * ppc))
-    return cv2.warpPerspective(image, pose.homography @ from_rectified, size,
-                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    if pose.lens is None:
+        return cv2.warpPerspective(image, pose.homography @ from_rectified, size,
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    us, vs = np.meshgrid(np.arange(size[0], dtype=np.float64), np.arange(size[1]))
+    mat_points = (np.stack([us.ravel(), vs.ravel()], -1) + 0.5) / ppc - BORDER
+    where = pose.to_image(mat_points).astype(np.float32).reshape(size[1], size[0], 2)
+    return cv2.remap(image, where, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=0)
 
 
 def cells_in_frame(spec: MatSpec, pose: MatPose, image_shape: tuple[int, ...]) -> np.ndarray:
@@ -139,3 +212,88 @@ def marker_paper_white(image: np.ndarray, spec: MatSpec, pose: MatPose,
     if not centres:
         return None
     return np.array(centres, np.float32), np.array(colours, np.float32)
+
+
+def _square_samples(pose: MatPose, image: np.ndarray, centre: tuple[float, float],
+                    half: float) -> np.ndarray | None:
+    """Pixels (N×3) of a small square of mat coordinates, or None when it leaves the photo."""
+    steps = np.linspace(-half, half, 5)
+    xs, ys = np.meshgrid(centre[0] + steps, centre[1] + steps)
+    pixels = np.round(pose.to_image(np.stack([xs.ravel(), ys.ravel()], -1))).astype(int)
+    height, width = image.shape[:2]
+    if (pixels.min() < 0 or pixels[:, 0].max() >= width or pixels[:, 1].max() >= height):
+        return None
+    return image[pixels[:, 1], pixels[:, 0]].astype(np.float32)
+
+
+def _white_places(spec: MatSpec, corner: int, reach: float) -> list[tuple[float, float, float]]:
+    """Centres and half-sides of printed white near corner marker ``corner``: the plain
+    border cells within ``reach`` cells, and the margin strip just outside them."""
+    mx, my = marker_centre(spec, corner)
+    places = []
+    for row, col in border_sample_cells(spec):
+        x, y = col + 0.5, row + 0.5
+        if math.hypot(x - mx, y - my) <= reach:
+            places.append((x, y, 0.3))
+            # the margin outside this border cell: away from the grid across the border
+            out_x = -1.25 if col < 0 else spec.cols + 1.25 if col >= spec.cols else x
+            out_y = -1.25 if row < 0 else spec.rows + 1.25 if row >= spec.rows else y
+            places.append((out_x, out_y, 0.15))
+    places.append((mx + (-0.75 if mx < 0 else 0.75), my, 0.15))  # margin beside the marker
+    places.append((mx, my + (-0.75 if my < 0 else 0.75), 0.15))
+    return places
+
+
+def border_confirms(image: np.ndarray, spec: MatSpec, pose: MatPose,
+                    config: ReaderConfig = DEFAULT_CONFIG) -> bool:
+    """Whether the printed white border and margin lie around a mat's only seen marker.
+
+    A place is white when it is as bright as the marker's own white bits
+    (within ``single_marker_white_ratio``), even, and of the same tint; enough
+    border cells and margin places must be (a hand may hide the rest). A
+    stray square that decodes by chance in a photo has no such white frame.
+    """
+    corner = pose.single_corner if pose.single_corner is not None else 0
+    anchors = marker_paper_white(image, spec, pose, {spec.marker_ids()[corner]})
+    if anchors is None:
+        return False
+    white = anchors[1][0]
+    tint = white / max(float(white.mean()), 1.0)
+    passed = cells = 0
+    for x, y, half in _white_places(spec, corner, config.single_marker_reach):
+        pixels = _square_samples(pose, image, (x, y), half)
+        if pixels is None:
+            continue
+        mean = pixels.mean(axis=0)
+        level = float(mean.mean())
+        ratios = (mean / max(level, 1.0)) / tint
+        good = (level >= config.single_marker_white_ratio * float(white.mean())
+                and float(pixels.std(axis=0).max()) <= config.single_marker_white_evenness * level
+                and float(ratios.max() - ratios.min()) <= config.white_tint_tolerance)
+        passed += good
+        cells += good and half > 0.2
+    return (cells >= config.single_marker_min_white_cells
+            and passed - cells >= config.single_marker_min_margin_places)
+
+
+def locate_mat(image: np.ndarray, spec: MatSpec, markers: dict[int, np.ndarray],
+               config: ReaderConfig = DEFAULT_CONFIG, lens: Lens | None = None) -> MatPose | None:
+    """The pose of ``spec`` if the photo agrees with its printed geometry, else None.
+
+    Two or more markers must agree with the layout (:func:`fit_pose`); a
+    single marker must have the printed white border round it
+    (:func:`border_confirms`).
+    """
+    pose = fit_pose(spec, markers, config, lens)
+    if pose is not None and pose.markers_seen == 1 and not border_confirms(image, spec, pose,
+                                                                           config):
+        return None
+    return pose
+
+
+def cells_near(spec: MatSpec, corner: int, reach: float) -> np.ndarray:
+    """A rows×cols boolean array: the cells whose centre lies within ``reach`` cells
+    of corner marker ``corner``."""
+    mx, my = marker_centre(spec, corner)
+    xs, ys = np.meshgrid(np.arange(spec.cols) + 0.5, np.arange(spec.rows) + 0.5)
+    return np.hypot(xs - mx, ys - my) <= reach

@@ -6,7 +6,7 @@ so the detector and its tables are made only once.
 Example::
 
     >>> import numpy as np
-    >>> from vision.layout import MatSpec
+    >>> from vision.layout import MatSpec, marker_corners
     >>> from vision.render import render_photo
     >>> photo = render_photo(np.random.default_rng(7), [(MatSpec(3, 4, 6, "colour"), 20.0)])
     >>> reader = Reader([MatSpec(3, 4, 6, "colour"), MatSpec(4, 2, 2, "tags")])
@@ -27,12 +27,15 @@ import numpy as np
 from vision.cells import classify_cells, normalised_mat
 from vision.config import DEFAULT_CONFIG, ReaderConfig
 from vision.errors import CalibrationError, ImageError
-from vision.layout import MatSpec
+from vision.layout import MatSpec, marker_corners
+from vision.lens import Lens, estimate_radial_lens
 from vision.markers import MarkerDetector
 from vision.mats import (
     MatPose,
     cells_in_frame,
-    fit_pose,
+    cells_near,
+    locate_mat,
+    marker_pairs,
     marker_paper_white,
     pose_agrees,
     rectify,
@@ -74,13 +77,17 @@ class Reader:
 
     ``empty_boards`` maps the number of a frame's tags mat to a calibration
     photo of the empty board laid in it (same camera): its cells' look then
-    stands for ``.`` instead of the printed grey.
+    stands for ``.`` instead of the printed grey. ``lens`` is the camera's
+    calibration (``vision.lens.load_lens``); without one, a radial distortion
+    is estimated in each photo from the mats' own marker corners.
     """
 
     def __init__(self, specs: Sequence[MatSpec], config: ReaderConfig = DEFAULT_CONFIG,
-                 empty_boards: Mapping[int, np.ndarray] | None = None) -> None:
+                 empty_boards: Mapping[int, np.ndarray] | None = None,
+                 lens: Lens | None = None) -> None:
         self.specs = list(specs)
         self.config = config
+        self.lens = lens
         self.detector = MarkerDetector(config)
         self._empty_looks = {mat_id: self._calibrate(photo, mat_id)
                              for mat_id, photo in (empty_boards or {}).items()}
@@ -91,7 +98,7 @@ class Reader:
         if spec is None or spec.kind != "tags":
             raise CalibrationError(mat_id, "an empty-board photo needs a tags mat")
         markers = self.detector.detect(photo).mat_markers()
-        pose = fit_pose(spec, markers, self.config)
+        pose = locate_mat(photo, spec, markers, self.config, self._lens_for(markers, photo.shape))
         if pose is None:
             raise CalibrationError(mat_id, "not found in the empty-board photo")
         ppc = self.config.rectified_px_per_cell
@@ -111,8 +118,9 @@ class Reader:
         detections = self.detector.detect(image)
         markers, tags = detections.mat_markers(), detections.tags()
         observation = Observation([])
+        lens = self._lens_for(markers, image.shape)
         for spec in self.specs:
-            pose = fit_pose(spec, markers, self.config)
+            pose = locate_mat(image, spec, markers, self.config, lens)
             pose = self._with_memory(spec, pose, markers, remembered or {})
             if pose is None:
                 observation.mats.append({"id": spec.id, "found": False})
@@ -120,6 +128,18 @@ class Reader:
             observation.poses[spec.id] = pose
             observation.mats.append(self._read_mat(image, spec, pose, tags, set(markers)))
         return observation
+
+    def _lens_for(self, markers: dict[int, np.ndarray], shape: tuple[int, ...]) -> Lens | None:
+        """The calibrated lens, or one estimated from the mats seen with 3+ markers."""
+        if self.lens is not None:
+            return self.lens
+        pairs = []
+        for spec in self.specs:
+            seen = marker_pairs(spec, markers)
+            if len(seen) * 4 >= self.config.lens_min_points:
+                pairs.append((np.concatenate([marker_corners(spec, c) for c in seen]),
+                              np.concatenate(list(seen.values()))))
+        return estimate_radial_lens(pairs, shape, self.config) if pairs else None
 
     def _with_memory(self, spec: MatSpec, pose: MatPose | None,
                      markers: dict[int, np.ndarray],
@@ -147,8 +167,10 @@ class Reader:
         on_mat = tags_on_mat(tags, spec, pose, self.config)
         tag_cells = {(tag["row"], tag["col"]) for tag in on_mat}
         anchors = marker_paper_white(image, spec, pose, seen)
-        cells = classify_cells(flat, spec, ppc, self.config, tag_cells,
-                               cells_in_frame(spec, pose, image.shape),
+        visible = cells_in_frame(spec, pose, image.shape)
+        if pose.single_corner is not None:
+            visible &= cells_near(spec, pose.single_corner, self.config.single_marker_reach)
+        cells = classify_cells(flat, spec, ppc, self.config, tag_cells, visible,
                                None if anchors is None else (anchors[0], anchors[1][:, ::-1]),
                                {corner for corner, marker_id in enumerate(spec.marker_ids())
                                 if marker_id not in seen},

@@ -11,6 +11,8 @@ board in the frame (see ``docs/vision.md``).
 ``read`` prints one JSON line per image, in argument order; an image that
 cannot be read gets ``{"image": ..., "error": ...}`` and the exit status is 2.
 ``watch`` prints a JSON line each time the stable observation changes.
+``calibrate`` writes ``camera.json`` (the camera's lens) from several views of
+the mats; ``read`` and ``watch`` take it with ``--camera-calibration``.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "and make the exit status 2.")
     read.add_argument("images", nargs="+", metavar="IMAGE", help="photos to read")
     read.add_argument("--mats", required=True, metavar="MATS.json", help="the mats to look for")
+    _calibration_option(read)
     read.set_defaults(run=run_read)
     watch = commands.add_parser(
         "watch", help="watch a camera or a replay; print each new stable observation",
@@ -50,12 +53,34 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     watch.add_argument("--mats", required=True, metavar="MATS.json", help="the mats to look for")
     watch.add_argument("--stable", type=int, default=3, metavar="K",
                        help="frames an observation must hold to count (default 3)")
+    _calibration_option(watch)
     watch.set_defaults(run=run_watch)
+    calibrate = commands.add_parser(
+        "calibrate", help="calibrate the camera's lens from several views of the mats",
+        description="Calibrate the camera (focal length, lens distortion) from frames showing "
+        "the mats of MATS.json through 3 or 4 markers each, from several angles; write "
+        "camera.json for --camera-calibration.")
+    source = calibrate.add_mutually_exclusive_group(required=True)
+    source.add_argument("--camera", type=int, metavar="N", help="camera number (0 = first)")
+    source.add_argument("--replay", metavar="PATH", help="a folder of images or a video file")
+    calibrate.add_argument("--mats", required=True, metavar="MATS.json",
+                           help="the mats in view")
+    calibrate.add_argument("--out", required=True, metavar="camera.json",
+                           help="where to write the calibration")
+    calibrate.add_argument("--frames", type=int, default=None, metavar="N",
+                           help="use at most N frames (default: a replay's all, a camera's 60)")
+    calibrate.set_defaults(run=run_calibrate)
     parser.set_defaults(run=lambda _arguments: _missing_command(parser))
 
 
+def _calibration_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--camera-calibration", metavar="FILE", default=None,
+                        help="camera.json from 'vision calibrate' (default: the lens's "
+                        "bending is estimated in each photo)")
+
+
 def _missing_command(parser: argparse.ArgumentParser) -> int:
-    raise InputError(f"{parser.prog}: choose a command: read or watch "
+    raise InputError(f"{parser.prog}: choose a command: read, watch or calibrate "
                      f"(see '{parser.prog} --help')")
 
 
@@ -75,12 +100,28 @@ def parse_mats(document: Node) -> list:
     return specs
 
 
-def load_reader(mats_file: str):
+def load_camera_calibration(path: str | None):
+    """The ``vision.lens.CalibratedLens`` of a ``camera.json`` (None for None); a bad file
+    is an :class:`InputError` naming the file and the JSON place."""
+    if path is None:
+        return None
+    from vision.errors import CalibrationFileError
+    from vision.lens import load_lens
+
+    try:
+        return load_lens(path)
+    except CalibrationFileError as error:
+        raise InputError(f"{path}: {error}") from None
+
+
+def load_reader(mats_file: str, calibration: str | None = None):
     """A ``vision.reader.Reader`` for ``MATS.json``, with the empty-board photos it names.
 
     A tags mat may name ``"empty"``: a photo (path relative to ``MATS.json``) of
-    the empty game board in its frame, taken by the same camera.
+    the empty game board in its frame, taken by the same camera. ``calibration``
+    is a ``camera.json`` from ``vision calibrate``.
     """
+    lens = load_camera_calibration(calibration)
     from vision.errors import CalibrationError, VisionError
     from vision.reader import Reader, load_image
 
@@ -100,7 +141,7 @@ def load_reader(mats_file: str):
             raise empty.fail(f"{path}: {error}") from None
         places[spec.id] = empty
     try:
-        return Reader(specs, empty_boards=photos)
+        return Reader(specs, empty_boards=photos, lens=lens)
     except CalibrationError as error:
         raise places[error.mat_id].fail(str(error)) from None
 
@@ -108,7 +149,7 @@ def load_reader(mats_file: str):
 def run_read(arguments: argparse.Namespace) -> int:
     from vision.errors import ImageError
 
-    reader = load_reader(arguments.mats)
+    reader = load_reader(arguments.mats, arguments.camera_calibration)
     status = 0
     for image in arguments.images:
         try:
@@ -126,7 +167,7 @@ def run_watch(arguments: argparse.Namespace) -> int:
 
     if arguments.stable < 1:
         raise InputError("--stable: must be at least 1")
-    reader = load_reader(arguments.mats)
+    reader = load_reader(arguments.mats, arguments.camera_calibration)
     try:
         source = (ReplaySource(Path(arguments.replay)) if arguments.replay is not None
                   else open_camera(arguments.camera))
@@ -135,4 +176,37 @@ def run_watch(arguments: argparse.Namespace) -> int:
                 emit(observation)
     except SourceError as error:
         raise InputError(str(error)) from None
+    return 0
+
+
+def run_calibrate(arguments: argparse.Namespace) -> int:
+    import json
+    import os
+    import tempfile
+
+    from vision.calibrate import calibrate_camera
+    from vision.errors import CameraCalibrationError, SourceError
+    from vision.sources import ReplaySource, open_camera
+
+    if arguments.frames is not None and arguments.frames < 1:
+        raise InputError("--frames: must be at least 1")
+    specs = parse_mats(load_json_file(arguments.mats))
+    limit = arguments.frames or (60 if arguments.camera is not None else None)
+    try:
+        source = (ReplaySource(Path(arguments.replay)) if arguments.replay is not None
+                  else open_camera(arguments.camera))
+        with source:
+            lens, rms, views = calibrate_camera(source, specs, max_frames=limit)
+    except (SourceError, CameraCalibrationError) as error:
+        raise InputError(str(error)) from None
+    out = Path(arguments.out)
+    document = {**lens.to_json(), "rms_px": round(rms, 4), "views": views}
+    try:  # written whole or not at all
+        handle, temporary = tempfile.mkstemp(dir=out.parent, prefix=".camera-", suffix=".json")
+        with os.fdopen(handle, "w") as file:
+            file.write(json.dumps(document, indent=1) + "\n")
+        os.replace(temporary, out)
+    except OSError as error:
+        raise InputError(f"{out}: cannot write ({error.strerror})") from None
+    emit({"out": str(out), "views": views, "rms_px": round(rms, 4)})
     return 0

@@ -138,3 +138,50 @@ def test_bad_empty_board_photos(cli, tmp_path, empty, kind, message) -> None:
     assert result.status == 2
     assert result.stdout == ""
     assert result.stderr.startswith(message)
+
+
+def _calibration_replay(folder: Path) -> Path:
+    import cv2
+    import numpy as np
+
+    from vision.layout import MatSpec
+    from vision.realistic import calibration_views
+
+    folder.mkdir()
+    for index, frame in enumerate(calibration_views(np.random.default_rng(5),
+                                                    MatSpec(0, 6, 8, "colour"), 7, -0.28)):
+        cv2.imwrite(str(folder / f"{index:02d}.png"), frame)
+    return folder
+
+
+def test_calibrate_a_replay_then_read_with_it(cli, write_json, tmp_path) -> None:
+    replay = _calibration_replay(tmp_path / "views")
+    mats = write_json({"mats": [{"id": 0, "rows": 6, "cols": 8, "kind": "colour"}]})
+    out = tmp_path / "camera.json"
+    result = cli("vision", "calibrate", "--replay", replay, "--mats", mats, "--out", out)
+    assert result.status == 0, result.stderr
+    summary = result.json_lines()[0]
+    assert summary["views"] == 7 and summary["rms_px"] < 1.0
+    written = json.loads(out.read_text())
+    assert set(written) >= {"camera_matrix", "distortion", "image_size"}
+    read = cli("vision", "read", replay / "03.png", "--mats", mats, "--camera-calibration", out)
+    assert read.status == 0, read.stderr
+    mat = read.json_lines()[0]["mats"][0]
+    assert mat["found"] and set("".join(mat["cells"])) == {"."}
+
+
+def test_calibrate_with_too_few_views_writes_nothing(cli, write_json, tmp_path) -> None:
+    mats = write_json({"mats": [{"id": 0, "rows": 6, "cols": 8, "kind": "colour"}]})
+    out = tmp_path / "camera.json"
+    result = cli("vision", "calibrate", "--replay", FIXTURES / "replay", "--mats", mats,
+                 "--out", out)
+    result.assert_bad_input()
+    assert "views" in result.stderr and not out.exists()
+
+
+def test_a_bad_camera_calibration_names_its_place(cli, write_json) -> None:
+    bad = write_json({"camera_matrix": [1, 0, 0], "distortion": [0, 0, 0, 0, 0],
+                      "image_size": [1920, 1080]})
+    result = cli("vision", "read", PHOTO, "--mats", MATS, "--camera-calibration", bad)
+    result.assert_bad_input()
+    assert "$.camera_matrix" in result.stderr

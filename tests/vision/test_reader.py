@@ -21,7 +21,9 @@ def test_fixture_photos_are_read_without_a_wrong_class(image) -> None:
     seen = Reader(specs_of(truth)).read_file(image)
     assert seen["image"] == str(image)
     for truth_mat, mat in zip(truth["mats"], seen["mats"], strict=True):
-        assert mat["found"], f"mat {truth_mat['id']} not found"
+        if not mat["found"]:  # allowed only when a hand and its shadow hide it all
+            assert set("".join(truth_mat["covered"])) == {"1"}, f"mat {truth_mat['id']}"
+            continue
         counts = compare(truth_mat, mat)
         assert counts["wrong"] == 0
         assert counts["false_tags"] == 0
