@@ -55,6 +55,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--calibration", default=None,
                        help="drone calibration file (default "
                        "~/.config/packref/drone-calibration.json)")
+    serve.add_argument("--camera-calibration", default=None, metavar="FILE",
+                       help="the cameras' calibration (packref vision calibrate): intrinsics "
+                       "and lens distortion; without it a radial distortion is estimated")
     serve.add_argument("--catalogue", action="append", default=[], metavar="GAME=FILE",
                        help="play GAME with your copy's catalogue at every table (default: "
                        "DATA/catalogues/GAME.json where there is one); repeatable")
@@ -225,7 +228,7 @@ def _clock_bridges(drones: dict[str, Any], cameras: dict[str, str]) -> dict[str,
 
 
 def _camera_loop(cameras: dict[str, str], bridges: dict[str, Any] | None = None,
-                 archive: Path | None = None) -> Any:
+                 archive: Path | None = None, lens: Any = None) -> Any:
     """The background task of ``serve --camera``: one thread per camera table until shutdown;
     the frames behind rulings go to the game archive under ``archive``."""
     from station.appliance.archive import FrameKeeper
@@ -236,7 +239,8 @@ def _camera_loop(cameras: dict[str, str], bridges: dict[str, Any] | None = None,
     def runner(table: str, where: str) -> Callable[[Any, Any], None]:
         def run(station: Any, stop: Any) -> None:
             keeper = FrameKeeper(station, table, archive) if archive is not None else None
-            attach(station, table, where, stop=stop, bridge=bridges.get(table), keeper=keeper)
+            attach(station, table, where, stop=stop, bridge=bridges.get(table), keeper=keeper,
+                   lens=lens)
         return run
 
     return _per_table_threads("camera", {table: runner(table, where)
@@ -281,12 +285,14 @@ def run_serve(arguments: argparse.Namespace) -> int:
     from station.appliance.config import STATION_FILE
     from station.appliance.setup import archive_dir
     from station.appliance.station_file import apply_station_file
+    from station.cli.vision import load_camera_calibration
     from station.config import default_data_dir, load_settings
 
     data_dir = Path(arguments.data) if arguments.data else default_data_dir()
     apply_station_file(arguments, data_dir, STATION_FILE)
     drones = _drone_plan(arguments)
     cameras = _camera_plan(arguments, data_dir)
+    lens = load_camera_calibration(arguments.camera_calibration)
     settings = load_settings(arguments.data, arguments.db)
     catalogues = _catalogues(arguments, settings)
     _log_to_file(settings)
@@ -296,7 +302,8 @@ def run_serve(arguments: argparse.Namespace) -> int:
     bridges = _clock_bridges(drones, cameras)
     app = create_app(services, _together(
         _drone_loop(drones, arguments, bridges) if drones else None,
-        _camera_loop(cameras, bridges, archive_dir(settings.data_dir)) if cameras else None))
+        _camera_loop(cameras, bridges, archive_dir(settings.data_dir), lens) if cameras
+        else None))
     extra: dict[str, Any] = {
         "database": services.database.engine.url.render_as_string(hide_password=True)}
     if drones:

@@ -174,7 +174,8 @@ class CameraSource:
     def __init__(self, frames: Iterable[Any], layout: CameraLayout, *, fps: float | None = None,
                  stable_frames: int = DEFAULT_STABLE, clock: Clock = time.monotonic,
                  stop: threading.Event | None = None,
-                 bridge: ClockBridge | None = None, keeper: Any = None) -> None:
+                 bridge: ClockBridge | None = None, keeper: Any = None,
+                 lens: Any = None) -> None:
         from vision.reader import Reader
 
         if fps is not None and fps <= 0:
@@ -188,7 +189,8 @@ class CameraSource:
         self.clock = clock
         self.bridge = bridge
         self.stop = stop or threading.Event()
-        self.reader = _RepeatAwareReader(Reader(layout.specs))  # one detector for every frame
+        # one detector for every frame; ``lens``: the camera's calibration (vision.lens)
+        self.reader = _RepeatAwareReader(Reader(layout.specs, lens=lens))
         self.game = GameReader(layout)
         self.sent: dict[str, dict[str, Any]] = {}
         self.keeper = keeper
@@ -293,7 +295,8 @@ def _read_game(station: Station, table_id: str, source: CameraSource, game_seq: 
 
 def attach(station: Station, table_id: str, where: str, *, stop: threading.Event | None = None,
            stable_frames: int = DEFAULT_STABLE, author: str = "camera",
-           wait_s: float = 2.0, bridge: ClockBridge | None = None, keeper: Any = None) -> int:
+           wait_s: float = 2.0, bridge: ClockBridge | None = None, keeper: Any = None,
+           lens: Any = None) -> int:
     """Drive a table from its camera until ``stop`` (``packref serve --camera``; blocking).
 
     The mats are those of the game now started at the table (waiting for one);
@@ -302,7 +305,8 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
     cannot read, is logged and tried again every ``wait_s`` seconds. Returns
     the observations handed on. ``bridge``: the table's clock bridge when it has a
     live drone too (used by a camera, not a replay: see :class:`CameraSource`).
-    ``keeper``: keeps the frames behind rulings (see :class:`CameraSource`).
+    ``keeper``: keeps the frames behind rulings (see :class:`CameraSource`); ``lens``: the
+    camera's calibration (``packref vision calibrate``), else a distortion is estimated.
     """
     stop = stop or threading.Event()
     ensure_table(station, table_id)
@@ -314,7 +318,7 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
             if game is not None:
                 source = CameraSource(open_frames(where), game[1], stable_frames=stable_frames,
                                       stop=stop, bridge=None if replay else bridge,
-                                      keeper=keeper)
+                                      keeper=keeper, lens=lens)
                 count, ended = _read_game(station, table_id, source, game[0], author)
                 handed += count
                 if ended and replay:

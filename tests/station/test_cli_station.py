@@ -144,6 +144,7 @@ def test_serve_drone_options_are_checked_before_the_server_starts(cli, tmp_path:
         (["--camera", "t1"], "--camera: write TABLE=VALUE"),
         (["--camera", f"t1={tmp_path / 'nowhere'}"], "nowhere: no such file or folder"),
         (["--camera", f"t1={tmp_path}"], "no images in this folder"),
+        (["--camera-calibration", str(positions)], "positions.jsonl: "),
     ]
     for arguments, message in cases:
         result = cli("serve", "--port", "0", "--data", data, *arguments)
