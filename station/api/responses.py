@@ -58,6 +58,14 @@ def documented(model: Any, *codes: int) -> dict[str, Any]:
                           for code in sorted(codes)}}
 
 
+def errors_beside(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error shape for ``codes`` on a route whose own answer is not JSON (refusals
+    still are)."""
+    shape = {"$ref": "#/components/schemas/ErrorOut"}
+    return {code: {"description": ERROR_MEANINGS[code],
+                   "content": {"application/json": {"schema": shape}}} for code in sorted(codes)}
+
+
 class CsvResponse(Response):
     """A CSV file (documented as ``text/csv``)."""
 

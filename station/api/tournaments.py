@@ -37,6 +37,7 @@ from station.api.responses import (
     TournamentGame,
     TournamentLine,
     documented,
+    errors_beside,
 )
 from station.store.notify import announce
 from station.tournament import results, rounds, service
@@ -185,7 +186,7 @@ def read_standings(tournament_id: TournamentId, session: SessionDep,
 
 
 @router.get("/{tournament_id}/standings.csv", response_class=CsvResponse,
-            responses=documented(None, *READ)["responses"])
+            responses=errors_beside(*READ))
 def standings_csv(tournament_id: TournamentId, session: SessionDep,
                   services: ServicesDep) -> Response:
     text = service.tournament_csv(session, services.station, tournament_id)
