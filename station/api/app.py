@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
 from station.api import catalogue, live, pages, tables, tournaments
@@ -18,6 +19,11 @@ from station.live.hub import HubRelay
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 Background = Callable[[Services], Coroutine[Any, Any, Any]]
+
+
+def operation_id(route: APIRoute) -> str:
+    """The route function's name (``create_table``): what a generated client calls it."""
+    return route.name
 
 
 def create_app(services: Services, background: Background | None = None) -> FastAPI:
@@ -43,6 +49,7 @@ def create_app(services: Services, background: Background | None = None) -> Fast
             await asyncio.to_thread(recorder.stop)
 
     app = FastAPI(title="packref station", lifespan=lifespan,
+                  generate_unique_id_function=operation_id,
                   description="Live tables, referee decisions and tournaments. Reads are "
                   "public; writes need 'Authorization: Bearer <organiser token>'.")
     app.state.services = services

@@ -31,7 +31,7 @@ from station.errors import InputError
 from station.jsonin import Node
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
-router = APIRouter()
+router = APIRouter(tags=["catalogues"])
 JsonBody = Annotated[dict[str, Any], Body()]
 GameName = Annotated[str, PathParameter(min_length=1, max_length=64, description="a game's name")]
 PieceIndex = Annotated[int, PathParameter(ge=0, le=10_000, description="the present's place")]

@@ -11,22 +11,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import socket
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 
-from station.api import build_services, create_app
-from station.config import Settings
-from tests.station.api.conftest import AUTH
+from tests.station.api.conftest import AUTH, LiveStation
 from tests.station.conftest import TOKEN
 
 SEED = 18
@@ -34,57 +26,6 @@ MAX_EXAMPLES = 30  # per operation and phase: a minute or so here
 CHECKS = ("not_a_server_error", "status_code_conformance", "content_type_conformance",
           "response_schema_conformance")
 PLAYERS = ["Ana", "Ben", "Cas", "Dee"]
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class CountingApp:
-    """The app, counting the HTTP requests that reach it."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.requests = 0
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            self.requests += 1
-        await self.app(scope, receive, send)
-
-
-class LiveStation:
-    """``packref serve`` in a thread: the real app behind a real HTTP server."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.services = build_services(settings)
-        self.port = _free_port()
-        self.app = CountingApp(create_app(self.services))
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
-                                log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.held: dict[str, list[str | int]] = {}
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> LiveStation:
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the station did not start")
-            time.sleep(0.05)
-        return self
-
-    def __exit__(self, *_exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=30)
-        self.services.database.close()
 
 
 def furnish(client: httpx.Client) -> dict[str, list[str | int]]:
@@ -133,11 +74,10 @@ def schemathesis_config(held: dict[str, list[str | int]], path: Path) -> Path:
     path.write_text("\n".join(lines) + "\n")
     return path
 @pytest.fixture
-def station(settings: Settings) -> Iterator[LiveStation]:
-    with LiveStation(settings) as running:
-        with httpx.Client(base_url=running.url) as client:
-            running.held = furnish(client)
-        yield running
+def station(live_station: LiveStation) -> LiveStation:
+    with httpx.Client(base_url=live_station.url) as client:
+        live_station.held = furnish(client)
+    return live_station
 
 
 def schemathesis_command(url: str, config: Path, report: Path) -> list[str]:
