@@ -97,7 +97,8 @@ def test_schemathesis_finds_nothing(station: LiveStation, tmp_path: Path) -> Non
     config = schemathesis_config(station.held, tmp_path / "schemathesis.toml")
     command = schemathesis_command(station.url, config, tmp_path / "events.ndjson")
     before = station.app.requests
-    run = subprocess.run(command, capture_output=True, text=True, timeout=540, check=False)
+    run = subprocess.run(command, capture_output=True, text=True, timeout=540, check=False,
+                         cwd=tmp_path)  # its cache stays out of the checkout
     print(" ".join(command), run.stdout[-4000:], sep="\n")
     assert run.returncode == 0, run.stdout[-20000:] + run.stderr[-3000:]
     counted = re.search(r"(\d+) generated, (\d+) passed", run.stdout)
