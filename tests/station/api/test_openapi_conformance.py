@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from tests.station.api.conftest import AUTH, LiveStation
+from tests.station.api.test_catalogue import LEARNT
 from tests.station.conftest import TOKEN
 
 SEED = 18
@@ -30,8 +31,8 @@ PLAYERS = ["Ana", "Ben", "Cas", "Dee"]
 
 def furnish(client: httpx.Client) -> dict[str, list[str | int]]:
     """What a station holds on the day: a seeded table, one dealt by hand, one playing a
-    tournament game, and a tournament with players, a live game and one entered by hand.
-    Returns the ids it holds, by the path parameter naming them."""
+    tournament game, a tournament with players, a live game and one entered by hand, and a
+    copy's catalogue, and an open flag. Returns the ids it holds, by the path parameter naming them."""
     def post(path: str, body: dict) -> dict:
         answer = client.post(path, json=body, headers=AUTH)
         assert answer.status_code == 201, answer.text
@@ -51,8 +52,14 @@ def furnish(client: httpx.Client) -> dict[str, list[str | int]]:
     answer = client.put(f"/api/tournaments/cup/games/{by_hand['id']}/result", headers=AUTH,
                         json={"scores": {"Cas": 12, "Dee": 9}})
     assert answer.status_code == 200, answer.text
+    answer = client.put("/api/catalogues/pick-n-packers", headers=AUTH, json=LEARNT)
+    assert answer.status_code == 200, answer.text
+    refused = client.post("/api/tables/t2/reveals", headers=AUTH,
+                          json={"action": {"type": "no-such-reveal"}})
+    assert refused.status_code == 422, refused.text  # and an open flag at the table
+    flags = [flag["seq"] for flag in client.get("/api/tables/t2").json()["flags"]]
     return {"table_id": ["t1", "t2", "t3"], "tournament_id": ["cup"],
-            "match_id": [live["id"], by_hand["id"]], "name": PLAYERS,
+            "match_id": [live["id"], by_hand["id"]], "flag": flags, "name": PLAYERS,
             "game": ["small-warehouse", "removal", "moving-day", "pick-n-packers"]}
 
 
