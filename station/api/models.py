@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from station.store.models import ID_LENGTH, INTEGER_MAX, NAME_LENGTH
 
 ID_PATTERN = rf"^[a-z0-9][a-z0-9-]{{0,{ID_LENGTH - 1}}}$"
-Name = Annotated[str, Field(min_length=1, max_length=NAME_LENGTH)]
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL's text holds no NUL character
+Name = Annotated[str, Field(min_length=1, max_length=NAME_LENGTH, pattern=NO_NUL)]
 Identifier = Annotated[str, Field(pattern=ID_PATTERN)]
 Seed = Annotated[int, Field(ge=0, le=2**63 - 1)]
 RowNumber = Annotated[int, Field(ge=1, le=INTEGER_MAX)]
@@ -23,7 +24,7 @@ TableId = Annotated[str, Path(pattern=ID_PATTERN, description="a table's id")]
 TournamentId = Annotated[str, Path(pattern=ID_PATTERN, description="a tournament's id")]
 GameId = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="a tournament game's id")]
 FlagSeq = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="the flag's event number")]
-PlayerName = Annotated[str, Path(min_length=1, max_length=NAME_LENGTH)]
+PlayerName = Annotated[str, Path(min_length=1, max_length=NAME_LENGTH, pattern=NO_NUL)]
 
 
 class Strict(BaseModel):

@@ -8,7 +8,6 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
-
 INTEGER_MAX = 2**31 - 1  # the largest value every Integer column holds (PostgreSQL's int4)
 ID_LENGTH = 64  # table and tournament ids (String(64) columns)
 NAME_LENGTH = 200  # names (String(200) columns)

@@ -31,8 +31,8 @@ PLAYERS = ["Ana", "Ben", "Cas", "Dee"]
 
 def furnish(client: httpx.Client) -> dict[str, list[str | int]]:
     """What a station holds on the day: a seeded table, one dealt by hand, one playing a
-    tournament game, a tournament with players, a live game and one entered by hand, and a
-    copy's catalogue, and an open flag. Returns the ids it holds, by the path parameter naming them."""
+    tournament game, a tournament with players, a live game and one entered by hand, a copy's
+    catalogue and an open flag. Returns the ids it holds, by the path parameter naming them."""
     def post(path: str, body: dict) -> dict:
         answer = client.post(path, json=body, headers=AUTH)
         assert answer.status_code == 201, answer.text
