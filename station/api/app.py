@@ -15,6 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from station.api import catalogue, live, pages, tables, tournaments
 from station.api.deps import Services
 from station.api.errors import install_error_handlers
+from station.api.responses import with_project_error_shape
 from station.live.hub import HubRelay
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -60,4 +61,18 @@ def create_app(services: Services, background: Background | None = None) -> Fast
     app.include_router(pages.router)
     app.include_router(catalogue.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    _describe_errors_as_sent(app)
     return app
+
+
+def _describe_errors_as_sent(app: FastAPI) -> None:
+    """``/openapi.json`` documents the station's 422 body on every route (FastAPI's own
+    default describes a body the station never sends)."""
+    generate = app.openapi
+
+    def description() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = with_project_error_shape(generate())
+        return app.openapi_schema
+
+    app.openapi = description  # type: ignore[method-assign]

@@ -66,6 +66,41 @@ def errors_beside(*codes: int) -> dict[int | str, dict[str, Any]]:
                    "content": {"application/json": {"schema": shape}}} for code in sorted(codes)}
 
 
+def with_project_error_shape(description: dict[str, Any]) -> dict[str, Any]:
+    """``description`` with FastAPI's default 422 body (``HTTPValidationError``, where
+    ``detail`` is a list) replaced by :class:`ErrorOut`, which is what the station sends,
+    on any route that did not declare its 422 itself.
+
+    >>> fastapis = {"schema": {"$ref": "#/components/schemas/HTTPValidationError"}}
+    >>> described = {"paths": {"/x": {"get": {"responses": {"422": {"content": {
+    ...     "application/json": fastapis}}}}}},
+    ...     "components": {"schemas": {"HTTPValidationError": {}, "ValidationError": {}}}}
+    >>> shaped = with_project_error_shape(described)
+    >>> shaped["paths"]["/x"]["get"]["responses"]["422"]["content"]["application/json"]
+    {'schema': {'$ref': '#/components/schemas/ErrorOut'}}
+    >>> sorted(shaped["components"]["schemas"])
+    ['ErrorOut', 'Problem']
+    """
+    default = "#/components/schemas/HTTPValidationError"
+    for operations in description.get("paths", {}).values():
+        for operation in operations.values():
+            answer = operation.get("responses", {}).get("422") if isinstance(operation, dict) \
+                else None
+            for content in (answer or {}).get("content", {}).values():
+                if content.get("schema") == {"$ref": default}:
+                    content["schema"] = {"$ref": "#/components/schemas/ErrorOut"}
+                    answer["description"] = ERROR_MEANINGS[422]
+    schemas = description.setdefault("components", {}).setdefault("schemas", {})
+    schemas.pop("HTTPValidationError", None)
+    schemas.pop("ValidationError", None)
+    for name, schema in ErrorOut.model_json_schema(
+            ref_template="#/components/schemas/{model}").get("$defs", {}).items():
+        schemas.setdefault(name, schema)
+    schemas.setdefault("ErrorOut", {key: value for key, value in ErrorOut.model_json_schema(
+        ref_template="#/components/schemas/{model}").items() if key != "$defs"})
+    return description
+
+
 class CsvResponse(Response):
     """A CSV file (documented as ``text/csv``)."""
 

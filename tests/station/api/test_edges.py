@@ -80,3 +80,20 @@ def test_a_refusal_of_the_database_is_a_clear_4xx(services: Services, error: Exc
     with TestClient(app, raise_server_exceptions=False) as client:
         answer = client.get("/raise")
     assert answer.status_code == status and answer.json() == {"detail": detail}
+
+
+def test_a_route_that_declares_no_422_is_described_with_the_stations_shape(
+        services: Services) -> None:
+    app = create_app(services)
+
+    @app.get("/extra")
+    def extra(n: int) -> int:
+        return n
+
+    with TestClient(app) as client:
+        described = client.get("/openapi.json").json()
+        refused = client.get("/extra?n=x")
+    schema = described["paths"]["/extra"]["get"]["responses"]["422"]["content"]
+    assert schema == {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorOut"}}}
+    assert "HTTPValidationError" not in str(described)
+    assert refused.status_code == 422 and refused.json()["errors"][0]["place"] == "query.n"
