@@ -9,15 +9,22 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
 from station.api import archive, catalogue, health, live, pages, tables, tournaments
 from station.api.deps import Services
 from station.api.errors import install_error_handlers
+from station.api.responses import with_project_error_shape
 from station.live.hub import HubRelay
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 Background = Callable[[Services], Coroutine[Any, Any, Any]]
+
+
+def operation_id(route: APIRoute) -> str:
+    """The route function's name (``create_table``): what a generated client calls it."""
+    return route.name
 
 
 def create_app(services: Services, background: Background | None = None) -> FastAPI:
@@ -43,6 +50,7 @@ def create_app(services: Services, background: Background | None = None) -> Fast
             await asyncio.to_thread(recorder.stop)
 
     app = FastAPI(title="packref station", lifespan=lifespan,
+                  generate_unique_id_function=operation_id,
                   description="Live tables, referee decisions and tournaments. Reads are "
                   "public; writes need 'Authorization: Bearer <organiser token>'.")
     app.state.services = services
@@ -55,4 +63,18 @@ def create_app(services: Services, background: Background | None = None) -> Fast
     app.include_router(health.router)
     app.include_router(archive.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    _describe_errors_as_sent(app)
     return app
+
+
+def _describe_errors_as_sent(app: FastAPI) -> None:
+    """``/openapi.json`` documents the station's 422 body on every route (FastAPI's own
+    default describes a body the station never sends)."""
+    generate = app.openapi
+
+    def description() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = with_project_error_shape(generate())
+        return app.openapi_schema
+
+    app.openapi = description  # type: ignore[method-assign]

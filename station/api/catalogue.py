@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, HTTPException, Request, status
+from fastapi import Path as PathParameter
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from station.api.deps import ServicesDep, StationDep, TokenDep
+from station.api.responses import CatalogueWalk, documented
 from station.catalogue.files import CopyFolder
 from station.catalogue.form import answer
 from station.catalogue.walk import walk_view
@@ -29,8 +31,11 @@ from station.errors import InputError
 from station.jsonin import Node
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
-router = APIRouter()
+router = APIRouter(tags=["catalogues"])
 JsonBody = Annotated[dict[str, Any], Body()]
+GameName = Annotated[str, PathParameter(min_length=1, max_length=64, description="a game's name")]
+PieceIndex = Annotated[int, PathParameter(ge=0, le=10_000, description="the present's place")]
+WRITE = (400, 401, 404, 422)
 
 
 def _folder(services: ServicesDep) -> CopyFolder:
@@ -47,14 +52,14 @@ def _document(folder: CopyFolder, game: str) -> dict[str, Any]:
     return document
 
 
-@router.get("/api/catalogues/{game}")
-def read_catalogue(game: str, services: ServicesDep) -> dict[str, Any]:
+@router.get("/api/catalogues/{game}", **documented(CatalogueWalk, 400, 404, 422))
+def read_catalogue(game: GameName, services: ServicesDep) -> dict[str, Any]:
     """The walk through the copy of ``game``."""
     return walk_view(game, _document(_folder(services), game))
 
 
-@router.put("/api/catalogues/{game}")
-def store_catalogue(game: str, services: ServicesDep, _author: TokenDep,
+@router.put("/api/catalogues/{game}", **documented(CatalogueWalk, *WRITE))
+def store_catalogue(game: GameName, services: ServicesDep, _author: TokenDep,
                     document: JsonBody) -> dict[str, Any]:
     """Store a learnt file as the station's copy of ``game``."""
     from station.catalogue.copy import learnt_key
@@ -69,8 +74,8 @@ def store_catalogue(game: str, services: ServicesDep, _author: TokenDep,
     return walk_view(game, _document(folder, game))
 
 
-@router.post("/api/catalogues/{game}/answers")
-def answer_question(game: str, services: ServicesDep, _author: TokenDep,
+@router.post("/api/catalogues/{game}/answers", **documented(CatalogueWalk, *WRITE))
+def answer_question(game: GameName, services: ServicesDep, _author: TokenDep,
                     body: JsonBody) -> dict[str, Any]:
     """Check and store one answer; the walk as it now stands."""
     folder = _folder(services)
@@ -85,8 +90,9 @@ def answer_question(game: str, services: ServicesDep, _author: TokenDep,
     return walk_view(game, document)
 
 
-@router.post("/api/catalogues/{game}/presents/{index}/weigh")
-def weigh_present(game: str, index: int, services: ServicesDep, station: StationDep,
+@router.post("/api/catalogues/{game}/presents/{index}/weigh",
+             **documented(CatalogueWalk, *WRITE))
+def weigh_present(game: GameName, index: PieceIndex, services: ServicesDep, station: StationDep,
                   _author: TokenDep, body: JsonBody) -> dict[str, Any]:
     """The present's mass from a table's drone (``{"table"}``) or typed (``{"mass_g"}``)."""
     request = Node(body)

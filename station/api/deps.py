@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, WebSocket, status
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from station.config import Settings
@@ -21,6 +22,9 @@ from station.store import Clock, Database, EventStore, SystemClock, open_databas
 from station.store.spool import Spool
 
 AUTHOR_HEADER = "X-Packref-Author"
+# Declares the organiser's token in the OpenAPI description; the check is require_organiser's.
+ORGANISER_TOKEN = HTTPBearer(auto_error=False, scheme_name="organiser",
+                             description="The organiser's token (writes only)")
 
 
 @dataclass
@@ -75,7 +79,9 @@ def bearer_token(request: Request) -> str | None:
 
 
 def require_organiser(request: Request,
-                      services: Annotated[Services, Depends(get_services)]) -> str:
+                      services: Annotated[Services, Depends(get_services)],
+                      _declared: Annotated[HTTPAuthorizationCredentials | None,
+                                           Depends(ORGANISER_TOKEN)] = None) -> str:
     """The author of a write: the organiser's token is required; names come from a header."""
     if not services.settings.token.accepts(bearer_token(request)):
         raise HTTPException(

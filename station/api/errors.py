@@ -1,10 +1,18 @@
-"""Turning the station's exceptions into clear 4xx answers: ``{"detail": "..."}``."""
+"""Turning the station's exceptions into clear 4xx answers: ``{"detail": "..."}``, and for a
+request that does not fit, ``"errors": [{"place", "message"}]`` too (the shape
+:class:`~station.api.responses.ErrorOut` documents).
+
+Input is bounded at the edge (:mod:`station.api.models`), so the database should never
+refuse what a request carries; if it still does, the answer is a 4xx naming the refusal,
+not a server error.
+"""
 
 from __future__ import annotations
 
 from fastapi import FastAPI, Request, status
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DataError, IntegrityError
 
 from rules import IllegalAction, UnknownGame
 from station.errors import InputError
@@ -56,6 +64,17 @@ def install_error_handlers(app: FastAPI) -> None:
         (InputError, status.HTTP_400_BAD_REQUEST, ""),
         (ValueError, status.HTTP_400_BAD_REQUEST, ""),
     ]
+    database = [
+        (IntegrityError, status.HTTP_409_CONFLICT,
+         "the database refused the write: it conflicts with what is stored"),
+        (DataError, UNPROCESSABLE, "a value does not fit the database"),
+        (OverflowError, UNPROCESSABLE, "a number is too large"),
+    ]
+    for kind, code, message in database:
+        def fixed(_request: Request, _error: Exception, code: int = code,
+                  message: str = message) -> JSONResponse:
+            return _answer(code, message)  # the driver's text names SQL, not the request
+        app.add_exception_handler(kind, fixed)
     for kind, code, prefix in simple:
         def handler(_request: Request, error: Exception, code: int = code,
                     prefix: str = prefix) -> JSONResponse:

@@ -1,14 +1,30 @@
-"""Request bodies of the API (responses are plain JSON documents)."""
+"""Request bodies and path parameters of the API (responses: :mod:`station.api.responses`).
+
+Every integer that reaches the database is bounded by what its column holds, and every id
+by the shape the station gives ids, so no input can make the database fail.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import BaseModel, ConfigDict, Field
 
-Name = Annotated[str, Field(min_length=1, max_length=200)]
-Identifier = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,63}$")]
+from station.store.models import ID_LENGTH, INTEGER_MAX, NAME_LENGTH
+
+ID_PATTERN = rf"^[a-z0-9][a-z0-9-]{{0,{ID_LENGTH - 1}}}$"
+NO_NUL = r"^[^\x00]*$"  # PostgreSQL's text holds no NUL character
+Name = Annotated[str, Field(min_length=1, max_length=NAME_LENGTH, pattern=NO_NUL)]
+Identifier = Annotated[str, Field(pattern=ID_PATTERN)]
 Seed = Annotated[int, Field(ge=0, le=2**63 - 1)]
+RowNumber = Annotated[int, Field(ge=1, le=INTEGER_MAX)]
+
+TableId = Annotated[str, Path(pattern=ID_PATTERN, description="a table's id")]
+TournamentId = Annotated[str, Path(pattern=ID_PATTERN, description="a tournament's id")]
+GameId = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="a tournament game's id")]
+FlagSeq = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="the flag's event number")]
+PlayerName = Annotated[str, Path(min_length=1, max_length=NAME_LENGTH, pattern=NO_NUL)]
 
 
 class Strict(BaseModel):
@@ -51,7 +67,7 @@ class CorrectionIn(Strict):
     """A referee's action, resolving a flag or not."""
 
     action: dict[str, Any]
-    flag: Annotated[int, Field(ge=1)] | None = None
+    flag: RowNumber | None = None
 
 
 class TournamentCreate(Strict):

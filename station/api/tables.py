@@ -9,11 +9,32 @@ from fastapi import APIRouter, Query, status
 
 from rules import game_names, get_game
 from station.api.deps import StationDep, TokenDep
-from station.api.models import CorrectionIn, GameStart, ObservationIn, RevealIn, TableCreate
+from station.api.models import (
+    CorrectionIn,
+    FlagSeq,
+    GameStart,
+    ObservationIn,
+    RevealIn,
+    TableCreate,
+    TableId,
+)
+from station.api.responses import (
+    EventOut,
+    EventsOut,
+    GameInfo,
+    LegalActions,
+    Outcomes,
+    Snapshot,
+    TableLine,
+    documented,
+)
 from station.games.views import labelled_outcomes
 from station.live.table import chance_summary
+from station.store.models import INTEGER_MAX
 
 router = APIRouter(prefix="/api", tags=["tables"])
+READ = (404, 422)  # an unknown table; a malformed id or query
+WRITE = (400, 401, 404, 409, 422)  # and: refused, no token, the table's state forbids it
 
 
 def _summary(station: StationDep, table_id: str) -> dict[str, Any]:
@@ -26,7 +47,7 @@ def _summary(station: StationDep, table_id: str) -> dict[str, Any]:
             "flags": len(snapshot["flags"])}
 
 
-@router.get("/games")
+@router.get("/games", **documented(list[GameInfo]))
 def list_games() -> list[dict[str, Any]]:
     """The games this station can referee."""
     games = [get_game(name) for name in game_names()]
@@ -35,12 +56,12 @@ def list_games() -> list[dict[str, Any]]:
             for game in games]
 
 
-@router.get("/tables")
+@router.get("/tables", **documented(list[TableLine]))
 def list_tables(station: StationDep) -> list[dict[str, Any]]:
     return [_summary(station, table_id) for table_id in station.table_ids()]
 
 
-@router.post("/tables", status_code=status.HTTP_201_CREATED)
+@router.post("/tables", status_code=status.HTTP_201_CREATED, **documented(Snapshot, *WRITE))
 def create_table(body: TableCreate, station: StationDep, author: TokenDep) -> dict[str, Any]:
     """Add a table, and start its first game if one is given."""
     if body.game is not None:  # check the game before anything is written
@@ -60,22 +81,23 @@ def _start(station: StationDep, table_id: str, body: GameStart, author: str) -> 
     station.start_game(table_id, body.game, body.players, seed, body.options, author, body.deal)
 
 
-@router.get("/tables/{table_id}")
-def read_table(table_id: str, station: StationDep) -> dict[str, Any]:
+@router.get("/tables/{table_id}", **documented(Snapshot, *READ))
+def read_table(table_id: TableId, station: StationDep) -> dict[str, Any]:
     """The table's live snapshot: game, state, scores, open flags, recent events."""
     return station.snapshot(table_id)
 
 
-@router.get("/tables/{table_id}/events")
-def read_events(table_id: str, station: StationDep, after: int = Query(0, ge=0),
+@router.get("/tables/{table_id}/events", **documented(list[EventOut], *READ))
+def read_events(table_id: TableId, station: StationDep,
+                after: int = Query(0, ge=0, le=INTEGER_MAX),
                 limit: int = Query(500, ge=1, le=5000)) -> list[dict[str, Any]]:
     """The table's stored events after ``after``, in order (the whole record)."""
     station.table(table_id)
     return [event.to_json() for event in station.store.events(table_id, after, limit)]
 
 
-@router.get("/tables/{table_id}/legal-actions")
-def legal_actions(table_id: str, station: StationDep,
+@router.get("/tables/{table_id}/legal-actions", **documented(LegalActions, *READ))
+def legal_actions(table_id: TableId, station: StationDep,
                   limit: int = Query(200, ge=1, le=5000)) -> dict[str, Any]:
     """Actions the engine allows now (for a referee's correction)."""
     live = station.table(table_id)
@@ -85,8 +107,8 @@ def legal_actions(table_id: str, station: StationDep,
     return {"actions": actions[:limit], "total": len(actions)}
 
 
-@router.get("/tables/{table_id}/outcomes")
-def chance_outcomes(table_id: str, station: StationDep,
+@router.get("/tables/{table_id}/outcomes", **documented(Outcomes, *READ))
+def chance_outcomes(table_id: TableId, station: StationDep,
                     limit: int = Query(500, ge=1, le=5000)) -> dict[str, Any]:
     """The reveals the table may enter now (contracts §9's picker), each with how many such
     components are unseen (and, where the game's record has them, the words the picker
@@ -101,9 +123,9 @@ def chance_outcomes(table_id: str, station: StationDep,
             "outcomes": labelled_outcomes(state, outcomes[:limit])}
 
 
-
-@router.post("/tables/{table_id}/reveals", status_code=status.HTTP_201_CREATED)
-def post_reveal(table_id: str, body: RevealIn, station: StationDep,
+@router.post("/tables/{table_id}/reveals", status_code=status.HTTP_201_CREATED,
+             **documented(EventsOut, *WRITE))
+def post_reveal(table_id: TableId, body: RevealIn, station: StationDep,
                 author: TokenDep) -> dict[str, Any]:
     """A chance outcome a person entered: applied if it is a legal outcome, else flagged at
     the table and answered 422 with the engine's reason (nothing else changes)."""
@@ -111,40 +133,45 @@ def post_reveal(table_id: str, body: RevealIn, station: StationDep,
     return {"events": [event.to_json() for event in events]}
 
 
-@router.post("/tables/{table_id}/games", status_code=status.HTTP_201_CREATED)
-def start_game(table_id: str, body: GameStart, station: StationDep,
+@router.post("/tables/{table_id}/games", status_code=status.HTTP_201_CREATED,
+             **documented(Snapshot, *WRITE))
+def start_game(table_id: TableId, body: GameStart, station: StationDep,
                author: TokenDep) -> dict[str, Any]:
     """Start a new game at the table (the previous one stays in the record)."""
     _start(station, table_id, body, author)
     return station.snapshot(table_id)
 
 
-@router.post("/tables/{table_id}/observations", status_code=status.HTTP_201_CREATED)
-def post_observation(table_id: str, body: ObservationIn, station: StationDep,
+@router.post("/tables/{table_id}/observations", status_code=status.HTTP_201_CREATED,
+             **documented(EventsOut, *WRITE))
+def post_observation(table_id: TableId, body: ObservationIn, station: StationDep,
                      author: TokenDep) -> dict[str, Any]:
     """Feed a stable observation through the table's translator and engine."""
     events = station.observe(table_id, body.observation, body.source, author)
     return {"events": [event.to_json() for event in events]}
 
 
-@router.post("/tables/{table_id}/corrections", status_code=status.HTTP_201_CREATED)
-def post_correction(table_id: str, body: CorrectionIn, station: StationDep,
+@router.post("/tables/{table_id}/corrections", status_code=status.HTTP_201_CREATED,
+             **documented(EventsOut, *WRITE))
+def post_correction(table_id: TableId, body: CorrectionIn, station: StationDep,
                     author: TokenDep) -> dict[str, Any]:
     """A referee's action: applied if the engine allows it (422 with its reason if not)."""
     events = station.correct(table_id, body.action, author, body.flag)
     return {"events": [event.to_json() for event in events]}
 
 
-@router.post("/tables/{table_id}/flags/{flag}/accept", status_code=status.HTTP_201_CREATED)
-def accept_flag(table_id: str, flag: int, station: StationDep,
+@router.post("/tables/{table_id}/flags/{flag}/accept", status_code=status.HTTP_201_CREATED,
+             **documented(EventsOut, *WRITE))
+def accept_flag(table_id: TableId, flag: FlagSeq, station: StationDep,
                 author: TokenDep) -> dict[str, Any]:
     """The referee accepts the engine's refusal: the flag closes, nothing is applied."""
     events = station.accept(table_id, flag, author)
     return {"events": [event.to_json() for event in events]}
 
 
-@router.post("/tables/{table_id}/undo", status_code=status.HTTP_201_CREATED)
-def undo(table_id: str, station: StationDep, author: TokenDep) -> dict[str, Any]:
+@router.post("/tables/{table_id}/undo", status_code=status.HTTP_201_CREATED,
+             **documented(EventsOut, *WRITE))
+def undo(table_id: TableId, station: StationDep, author: TokenDep) -> dict[str, Any]:
     """Take back the last applied action of the current game (a new event, not an edit)."""
     events = station.undo(table_id, author)
     return {"events": [event.to_json() for event in events]}

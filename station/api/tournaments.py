@@ -10,14 +10,34 @@ from pydantic import Field
 
 from station.api.deps import Services, ServicesDep, SessionDep, TokenDep
 from station.api.models import (
+    GameId,
     MatchCreate,
     MatchStart,
     Name,
     PlayerIn,
+    PlayerName,
     ResultIn,
     Strict,
+    TableId,
     TieBreakersIn,
     TournamentCreate,
+    TournamentId,
+)
+from station.api.responses import (
+    CsvResponse,
+    DroppedOut,
+    ForbiddenOut,
+    GameAtTable,
+    LocksOut,
+    PairedRound,
+    PlayersOut,
+    StandingLine,
+    StartedGame,
+    TournamentDetail,
+    TournamentGame,
+    TournamentLine,
+    documented,
+    errors_beside,
 )
 from station.store.notify import announce
 from station.tournament import results, rounds, service
@@ -58,6 +78,8 @@ class ForbidIn(Strict):
 
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
+READ = (404, 422)  # an unknown tournament (or game); a malformed id
+WRITE = (400, 401, 404, 409, 422)  # and: refused, no token, a table's state forbids it
 
 
 def _changed(services: ServicesDep, tournament_id: str) -> None:
@@ -74,19 +96,19 @@ def watch_results(services: Services) -> results.ResultsRecorder:
     return recorder
 
 
-@router.get("/at-table/{table_id}")
-def game_at_table(table_id: str, session: SessionDep, services: ServicesDep) -> dict[str, Any]:
+@router.get("/at-table/{table_id}", **documented(GameAtTable, *READ))
+def game_at_table(table_id: TableId, session: SessionDep, services: ServicesDep) -> dict[str, Any]:
     """The tournament game of the table's current game (404 if it is not one)."""
     game = services.station.snapshot(table_id)["game"]
     return results.game_at_table(session, table_id, game["seq"] if game else None)
 
 
-@router.get("")
+@router.get("", **documented(list[TournamentLine]))
 def list_tournaments(session: SessionDep) -> list[dict[str, Any]]:
     return service.list_tournaments(session)
 
 
-@router.post("", status_code=status.HTTP_201_CREATED)
+@router.post("", status_code=status.HTTP_201_CREATED, **documented(TournamentDetail, *WRITE))
 def create_tournament(body: TournamentIn, session: SessionDep, services: ServicesDep,
                       author: TokenDep) -> dict[str, Any]:
     created = service.create_tournament(session, services.clock, body.name, body.id,
@@ -95,15 +117,15 @@ def create_tournament(body: TournamentIn, session: SessionDep, services: Service
     return service.tournament_detail(session, services.station, created["id"])
 
 
-@router.get("/{tournament_id}")
-def read_tournament(tournament_id: str, session: SessionDep,
+@router.get("/{tournament_id}", **documented(TournamentDetail, *READ))
+def read_tournament(tournament_id: TournamentId, session: SessionDep,
                     services: ServicesDep) -> dict[str, Any]:
     """Players, rounds with games and results (live or by hand), standings."""
     return service.tournament_detail(session, services.station, tournament_id)
 
 
-@router.put("/{tournament_id}/tie-breakers")
-def put_tie_breakers(tournament_id: str, body: TieBreakersIn, session: SessionDep,
+@router.put("/{tournament_id}/tie-breakers", **documented(TournamentDetail, *WRITE))
+def put_tie_breakers(tournament_id: TournamentId, body: TieBreakersIn, session: SessionDep,
                      services: ServicesDep, author: TokenDep) -> dict[str, Any]:
     service.set_tie_breakers(session, tournament_id, body.tie_breakers)
     session.commit()
@@ -111,8 +133,10 @@ def put_tie_breakers(tournament_id: str, body: TieBreakersIn, session: SessionDe
     return service.tournament_detail(session, services.station, tournament_id)
 
 
-@router.post("/{tournament_id}/players", status_code=status.HTTP_201_CREATED)
-def add_player(tournament_id: str, body: PlayerIn, session: SessionDep, services: ServicesDep,
+@router.post("/{tournament_id}/players", status_code=status.HTTP_201_CREATED,
+             **documented(PlayersOut, *WRITE))
+def add_player(tournament_id: TournamentId, body: PlayerIn, session: SessionDep,
+               services: ServicesDep,
                author: TokenDep) -> dict[str, Any]:
     players = service.add_player(session, tournament_id, body.name)
     session.commit()
@@ -120,8 +144,9 @@ def add_player(tournament_id: str, body: PlayerIn, session: SessionDep, services
     return {"players": players}
 
 
-@router.post("/{tournament_id}/games", status_code=status.HTTP_201_CREATED)
-def add_match(tournament_id: str, body: MatchCreate, session: SessionDep,
+@router.post("/{tournament_id}/games", status_code=status.HTTP_201_CREATED,
+             **documented(TournamentGame, *WRITE))
+def add_match(tournament_id: TournamentId, body: MatchCreate, session: SessionDep,
               services: ServicesDep, author: TokenDep) -> dict[str, Any]:
     """Add a game to a round (with a table to play it live, or without to enter by hand)."""
     match = service.add_match(session, tournament_id, body.round, body.players, body.table)
@@ -130,8 +155,10 @@ def add_match(tournament_id: str, body: MatchCreate, session: SessionDep,
     return match
 
 
-@router.post("/{tournament_id}/games/{match_id}/start", status_code=status.HTTP_201_CREATED)
-def start_match(tournament_id: str, match_id: int, body: MatchStart, session: SessionDep,
+@router.post("/{tournament_id}/games/{match_id}/start", status_code=status.HTTP_201_CREATED,
+             **documented(StartedGame, *WRITE))
+def start_match(tournament_id: TournamentId, match_id: GameId, body: MatchStart,
+                session: SessionDep,
                 services: ServicesDep, author: TokenDep) -> dict[str, Any]:
     """Start the game at its table; the result then comes from the live game."""
     started = service.start_match(session, services.station, tournament_id, match_id,
@@ -141,8 +168,8 @@ def start_match(tournament_id: str, match_id: int, body: MatchStart, session: Se
     return started
 
 
-@router.put("/{tournament_id}/games/{match_id}/result")
-def put_result(tournament_id: str, match_id: int, body: ResultIn, session: SessionDep,
+@router.put("/{tournament_id}/games/{match_id}/result", **documented(TournamentGame, *WRITE))
+def put_result(tournament_id: TournamentId, match_id: GameId, body: ResultIn, session: SessionDep,
                services: ServicesDep, author: TokenDep) -> dict[str, Any]:
     """Enter a game's result by hand (replacing any earlier one)."""
     match = service.record_result(session, tournament_id, match_id, body.scores,
@@ -152,21 +179,25 @@ def put_result(tournament_id: str, match_id: int, body: ResultIn, session: Sessi
     return match
 
 
-@router.get("/{tournament_id}/standings")
-def read_standings(tournament_id: str, session: SessionDep,
+@router.get("/{tournament_id}/standings", **documented(list[StandingLine], *READ))
+def read_standings(tournament_id: TournamentId, session: SessionDep,
                    services: ServicesDep) -> list[dict[str, Any]]:
     return service.tournament_detail(session, services.station, tournament_id)["standings"]
 
 
-@router.get("/{tournament_id}/standings.csv")
-def standings_csv(tournament_id: str, session: SessionDep, services: ServicesDep) -> Response:
+@router.get("/{tournament_id}/standings.csv", response_class=CsvResponse,
+            responses=errors_beside(*READ))
+def standings_csv(tournament_id: TournamentId, session: SessionDep,
+                  services: ServicesDep) -> Response:
     text = service.tournament_csv(session, services.station, tournament_id)
     return Response(text, media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="{tournament_id}-standings.csv"'})
 
 
-@router.post("/{tournament_id}/rounds", status_code=status.HTTP_201_CREATED)
-def pair_round(tournament_id: str, body: RoundIn, session: SessionDep, services: ServicesDep,
+@router.post("/{tournament_id}/rounds", status_code=status.HTTP_201_CREATED,
+             **documented(PairedRound, *WRITE))
+def pair_round(tournament_id: TournamentId, body: RoundIn, session: SessionDep,
+               services: ServicesDep,
                author: TokenDep) -> dict[str, Any]:
     """Pair and start the next round (contracts §10); refused while results are missing
     unless ``force``."""
@@ -177,8 +208,9 @@ def pair_round(tournament_id: str, body: RoundIn, session: SessionDep, services:
     return paired
 
 
-@router.post("/{tournament_id}/players/{name}/drop")
-def drop_player(tournament_id: str, name: str, session: SessionDep, services: ServicesDep,
+@router.post("/{tournament_id}/players/{name}/drop", **documented(DroppedOut, *WRITE))
+def drop_player(tournament_id: TournamentId, name: PlayerName, session: SessionDep,
+                services: ServicesDep,
                 author: TokenDep) -> dict[str, Any]:
     """Take a player out of later rounds (their past results stay)."""
     answer = rounds.drop_player(session, tournament_id, name)
@@ -187,8 +219,9 @@ def drop_player(tournament_id: str, name: str, session: SessionDep, services: Se
     return answer
 
 
-@router.post("/{tournament_id}/locks")
-def lock_player(tournament_id: str, body: LockIn, session: SessionDep, services: ServicesDep,
+@router.post("/{tournament_id}/locks", **documented(LocksOut, *WRITE))
+def lock_player(tournament_id: TournamentId, body: LockIn, session: SessionDep,
+                services: ServicesDep,
                 author: TokenDep) -> dict[str, Any]:
     answer = rounds.lock_player(session, tournament_id, body.player, body.table)
     session.commit()
@@ -196,8 +229,9 @@ def lock_player(tournament_id: str, body: LockIn, session: SessionDep, services:
     return answer
 
 
-@router.post("/{tournament_id}/forbidden", status_code=status.HTTP_201_CREATED)
-def forbid_players(tournament_id: str, body: ForbidIn, session: SessionDep,
+@router.post("/{tournament_id}/forbidden", status_code=status.HTTP_201_CREATED,
+             **documented(ForbiddenOut, *WRITE))
+def forbid_players(tournament_id: TournamentId, body: ForbidIn, session: SessionDep,
                    services: ServicesDep, author: TokenDep) -> dict[str, Any]:
     answer = rounds.forbid_players(session, tournament_id, body.players)
     session.commit()
@@ -205,8 +239,9 @@ def forbid_players(tournament_id: str, body: ForbidIn, session: SessionDep,
     return answer
 
 
-@router.post("/{tournament_id}/games/{match_id}/confirm")
-def confirm_result(tournament_id: str, match_id: int, body: ConfirmIn, session: SessionDep,
+@router.post("/{tournament_id}/games/{match_id}/confirm", **documented(TournamentGame, *WRITE))
+def confirm_result(tournament_id: TournamentId, match_id: GameId, body: ConfirmIn,
+                   session: SessionDep,
                    services: ServicesDep, author: TokenDep) -> dict[str, Any]:
     """A player confirms the final scores (``agree``: false flags the game for the organiser)."""
     match = results.confirm_result(session, tournament_id, match_id, body.player, body.agree)
@@ -215,8 +250,11 @@ def confirm_result(tournament_id: str, match_id: int, body: ConfirmIn, session: 
     return match
 
 
-@router.get("/{tournament_id}/export.json")
-def export_json(tournament_id: str, session: SessionDep, services: ServicesDep) -> Response:
+@router.get("/{tournament_id}/export.json", response_model=None, responses={
+    200: {"model": TournamentDetail, "description": "The tournament, as a file"},
+    **documented(None, *READ)["responses"]})
+def export_json(tournament_id: TournamentId, session: SessionDep,
+                services: ServicesDep) -> Response:
     """The whole tournament (players, rounds, results, standings, rules) as a JSON file."""
     detail = service.tournament_detail(session, services.station, tournament_id)
     return Response(json.dumps(detail, indent=2, ensure_ascii=False),

@@ -8,6 +8,10 @@ from typing import Any
 from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+INTEGER_MAX = 2**31 - 1  # the largest value every Integer column holds (PostgreSQL's int4)
+ID_LENGTH = 64  # table and tournament ids (String(64) columns)
+NAME_LENGTH = 200  # names (String(200) columns)
+
 
 class Base(DeclarativeBase):
     """Base class of every model."""
@@ -18,8 +22,8 @@ class TableRow(Base):
 
     __tablename__ = "tables"
 
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -33,7 +37,7 @@ class EventRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
     seq: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(32))
-    author: Mapped[str] = mapped_column(String(200))
+    author: Mapped[str] = mapped_column(String(NAME_LENGTH))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     payload: Mapped[dict[str, Any]] = mapped_column(JSON)
 
@@ -43,8 +47,8 @@ class TournamentRow(Base):
 
     __tablename__ = "tournaments"
 
-    id: Mapped[str] = mapped_column(String(64), primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
+    id: Mapped[str] = mapped_column(String(ID_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     tie_breakers: Mapped[list[str]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
@@ -57,7 +61,7 @@ class TournamentPlayerRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), index=True)
-    name: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
 
 
 class MatchRow(Base):

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 
 from station.api import Services, build_services, create_app
@@ -44,3 +49,61 @@ def declare(client: TestClient, table: str, n: int) -> dict:
         "source": "button"})
     assert answer.status_code == 201, answer.text
     return answer.json()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class CountingApp:
+    """The app, counting the HTTP requests that reach it."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.requests = 0
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            self.requests += 1
+        await self.app(scope, receive, send)
+
+
+class LiveStation:
+    """``packref serve`` in a thread: the real app behind a real HTTP server."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.services = build_services(settings)
+        self.port = _free_port()
+        self.app = CountingApp(create_app(self.services))
+        config = uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
+                                log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.held: dict[str, list[str | int]] = {}
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> LiveStation:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the station did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+        self.services.database.close()
+
+
+@pytest.fixture
+def live_station(settings: Settings) -> Iterator[LiveStation]:
+    """The station served over HTTP on loopback, empty."""
+    with LiveStation(settings) as running:
+        yield running
