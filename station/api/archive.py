@@ -8,13 +8,15 @@ from pathlib import Path
 from fastapi import APIRouter, Response
 
 from station.api.deps import ServicesDep
+from station.api.models import TableId
+from station.api.responses import errors_beside
 
 router = APIRouter(tags=["tables"])
 
 
 @router.get("/api/tables/{table_id}/archive", response_class=Response,
-            responses={200: {"content": {"application/zip": {}}}})
-async def table_archive(table_id: str, services: ServicesDep) -> Response:
+            responses={200: {"content": {"application/zip": {}}}, **errors_beside(404, 422)})
+async def table_archive(table_id: TableId, services: ServicesDep) -> Response:
     """Every game of the table: its events, the camera frame behind every ruling and flag,
     and the final scores (see ``station.appliance.archive``)."""
     from station.appliance.archive import table_archive as build

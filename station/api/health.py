@@ -14,8 +14,10 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
+from pydantic import BaseModel
 
 from station.api.deps import ServicesDep
+from station.api.responses import documented
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
 router = APIRouter()
@@ -30,7 +32,20 @@ def _report(services: Any) -> dict[str, Any]:
                                running=True)).run()
 
 
-@router.get("/api/health", tags=["health"])
+class HealthCheck(BaseModel):
+    name: str
+    ok: bool
+    detail: str
+
+
+class Health(BaseModel):
+    """What ``packref doctor`` prints: every check, and whether all passed."""
+
+    ok: bool
+    checks: list[HealthCheck]
+
+
+@router.get("/api/health", tags=["health"], **documented(Health))
 async def health(services: ServicesDep) -> dict[str, Any]:
     """``{"ok", "checks": [{"name", "ok", "detail"}]}``, as ``packref doctor`` prints it."""
     return await asyncio.to_thread(_report, services)
