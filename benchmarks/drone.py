@@ -56,7 +56,7 @@ from hardware.simulate import FAULT_KINDS, SimulationOptions, inject_fault, simu
 from hardware.simulate_platform import PlatformOptions, simulate_platform_challenge
 
 CHUNK_S = 0.25  # what the station feeds the live detector at a time
-FAULT_LIMIT_S = 1.5  # contracts §7: a fault is reported no later than this after it began
+FAULT_LIMIT_S = 1.5  # docs/formats.md §7: a fault is reported no later than this after it began
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Detecting what happens on the drone: loads, lifts, landings and drops (contracts.md §7).
+"""Detecting what happens on the drone: loads, lifts, landings and drops (docs/formats.md §7).
 
 How it works, in short (``docs/drone-events.md`` has the long version):
 

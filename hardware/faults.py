@@ -1,4 +1,4 @@
-"""Sensor faults: a sensor that reads impossibly is reported, not interpreted (contracts.md §7).
+"""Sensor faults: a sensor that reads impossibly is reported, not interpreted (docs/formats.md §7).
 
 :class:`FaultMonitor` watches the sample stream, chunk by chunk (a whole file
 is one chunk), and reports each fault once it is sure, with ``t`` the moment

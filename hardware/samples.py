@@ -1,4 +1,4 @@
-"""Sensor samples of the drone's platform, and the CSV form of them (contracts.md §7).
+"""Sensor samples of the drone's platform, and the CSV form of them (docs/formats.md §7).
 
 A :class:`Samples` holds one row per sample: ``t`` seconds, ``force_g`` the
 tared load-cell reading in grams-force, ``ax, ay, az`` the accelerometer in

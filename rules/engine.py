@@ -8,7 +8,7 @@ adapted to a table dealt by hand):
   the order into ``setup``; the engine takes each outcome from there as soon as
   the draw happens (:meth:`State.seeded_reveal`), without logging it, so a
   seeded game is its setup plus its players' actions, exactly as before;
-- a game **dealt by hand** (``deal="table"``, contracts §9) knows no order: each
+- a game **dealt by hand** (``deal="table"``, docs/formats.md §9) knows no order: each
   outcome is a ``{"type": "reveal", ...}`` action learnt from what the table
   shows or entered by a person, checked against :meth:`State.chance_outcomes`
   and logged like any other action.

@@ -1,6 +1,6 @@
 """Removal's end-of-game scoring: boxes, the antiques table, storage, helpers, keepsakes.
 
-Shared by the engine and by ``packref score removal`` (contracts.md §5).
+Shared by the engine and by ``packref score removal`` (docs/formats.md §5).
 
 Example::
 

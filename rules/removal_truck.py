@@ -87,7 +87,7 @@ class LoadResult:
 
 @dataclass
 class DriveScore:
-    """The points of one drive, as in contracts.md §4."""
+    """The points of one drive, as in docs/formats.md §4."""
 
     base: int
     minus: int
@@ -232,7 +232,7 @@ class Truck:
         return mask
 
     def drive_score(self, final: bool = False) -> DriveScore:
-        """The drive's points (contracts.md §4); ``final`` applies the 10-or-more "−1" rule."""
+        """The drive's points (docs/formats.md §4); ``final`` applies the 10-or-more "−1" rule."""
         visible = self.visible_minus()
         heavy = sum(1 for tile in self.tiles if tile.spec.heavy)
         delicate = sum(

@@ -1,4 +1,4 @@
-"""Exact one-move rankings (contracts.md §8): every legal placement of the piece in hand,
+"""Exact one-move rankings (docs/formats.md §8): every legal placement of the piece in hand,
 best first by the score right after it.
 
 Small Warehouse ranks by the warehouse's §1 total after the card is laid; Removal by the

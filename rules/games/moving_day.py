@@ -183,7 +183,7 @@ class LoadScore:
 
 
 def score_load(vehicles: Sequence[LoadedVehicle], snacks: int) -> LoadScore:
-    """Check damage and count the points of one player's vehicles (contracts.md §2).
+    """Check damage and count the points of one player's vehicles (docs/formats.md §2).
 
     Vehicles are scored apart: neighbours only count inside one vehicle, so the
     best clumsy choice of each vehicle gives the best score of the player.

@@ -8,7 +8,7 @@ Actions (JSON objects; ``helpers`` is optional everywhere, default ``[]``):
 - ``{"type": "load-stored", "row": 3, "col": 2, "rotation": 0, "flip": true}`` — C;
 - ``{"type": "drive"}`` — D: drive off and score.
 
-The deal (chance steps, contracts §9): every tile drawn from the bag (the boxes)
+The deal (chance steps, docs/formats.md §9): every tile drawn from the bag (the boxes)
 onto the house board or below it as a waiting item, and each keepsake card of
 the variant, is dealt as an unknown slot (``"?"``) listed in ``to_reveal``, in
 the order it is read: the keepsake cards, the house areas in reading order,
@@ -24,7 +24,7 @@ A seeded game reads each slot from its shuffled piles in ``setup`` at once;
 at a table dealt by hand a person reads the board (or the referee turns a
 reading of the house into reveals), see ``docs/rules-notes.md``.
 
-Loading follows contracts.md §4 (see :mod:`rules.removal_truck`); the end of
+Loading follows docs/formats.md §4 (see :mod:`rules.removal_truck`); the end of
 the game follows §4's ``final`` drive and §5 (:mod:`rules.removal_scoring`).
 Readings of open rules are options, listed in ``docs/rules-notes.md`` (section Removal).
 

@@ -62,7 +62,7 @@ time order (``t`` in the drone stream's clock)::
   station's drone source sends a ``drone-clock`` observation a little after
   each event, so the last landing of a challenge is released too.
 - **A drone sensor fault** (``{"kind": "drone-event", "event": "fault", "sensor",
-  "reason"}``, contracts §7) is refused with "drone sensor fault: SENSOR: REASON; ...
+  "reason"}``, docs/formats.md §7) is refused with "drone sensor fault: SENSOR: REASON; ...
   judge by eye", which flags the table; until its ``fault-cleared`` no load or
   drop (nor, for the ``imu`` or the ``link``, a landing) is ruled from the drone.
 - Deterministic: the same observations give the same actions, so a restarted

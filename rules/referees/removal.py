@@ -37,7 +37,7 @@ referee converts. Readings (``docs/rules-notes.md``, "Camera referees"):
 - A turn that changes nothing the camera sees (driving an empty truck) is
   declared with a button. Once the game is over, observations mean nothing.
 
-A game dealt by hand (contracts §9) is read before play goes on: while the
+A game dealt by hand (docs/formats.md §9) is read before play goes on: while the
 engine waits for the deal (:meth:`State.is_chance`), a truck that changed is
 refused ("the deal is not read yet ...") and an unchanged one gives ``[]``.
 The deal comes from a person's picker (reveal actions) or from a reading of

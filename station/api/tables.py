@@ -110,7 +110,7 @@ def legal_actions(table_id: TableId, station: StationDep,
 @router.get("/tables/{table_id}/outcomes", **documented(Outcomes, *READ))
 def chance_outcomes(table_id: TableId, station: StationDep,
                     limit: int = Query(500, ge=1, le=5000)) -> dict[str, Any]:
-    """The reveals the table may enter now (contracts §9's picker), each with how many such
+    """The reveals the table may enter now (docs/formats.md §9's picker), each with how many such
     components are unseen (and, where the game's record has them, the words the picker
     shows); ``waiting`` when play cannot go on before one is made."""
     live = station.refresh(table_id)

@@ -199,7 +199,7 @@ def standings_csv(tournament_id: TournamentId, session: SessionDep,
 def pair_round(tournament_id: TournamentId, body: RoundIn, session: SessionDep,
                services: ServicesDep,
                author: TokenDep) -> dict[str, Any]:
-    """Pair and start the next round (contracts §10); refused while results are missing
+    """Pair and start the next round (docs/formats.md §10); refused while results are missing
     unless ``force``."""
     paired = rounds.pair_next_round(session, services.station, tournament_id, body.game,
                                     body.size, author, body.force)

@@ -3,7 +3,7 @@
 - :mod:`station.catalogue.pieces` — one piece as the camera reads it, turned to a
   fixed orientation (a card's squares, a tagged piece's tag and shape);
 - :mod:`station.catalogue.learn` — a stream of camera readings → a catalogue
-  (``packref catalogue learn``, contracts §11);
+  (``packref catalogue learn``, docs/formats.md §11);
 - :mod:`station.catalogue.copy` — a copy's catalogue file: checked value by value
   with JSON paths, completed from the defaults, refused when the engine cannot play it;
 - :mod:`station.catalogue.form` — the questions the camera cannot answer

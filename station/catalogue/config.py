@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-#: Frames a reading must hold to count as still (contracts §6's ``K``).
+#: Frames a reading must hold to count as still (docs/formats.md §6's ``K``).
 STABLE_FRAMES = 3
 #: Frames a second of a table camera, for the figures of teaching a deck.
 CAMERA_FPS = 10.0

@@ -1,7 +1,7 @@
 """A copy's catalogue file: checked value by value, completed from the defaults, played once.
 
 The file ``packref catalogue learn`` writes and ``packref catalogue edit`` fills
-holds what a physical copy has (contracts §11)::
+holds what a physical copy has (docs/formats.md §11)::
 
     {"game": "removal", "items": [{"tag": 57, "shape": ["##", "#."], "heavy": true, ...}]}
 
@@ -73,7 +73,7 @@ def learnt_key(game: str) -> str:
 
 
 def learnt_document(game: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The file ``catalogue learn`` writes for ``entries`` recorded in order (contracts §11)."""
+    """The file ``catalogue learn`` writes for ``entries`` recorded in order (formats §11)."""
     wiring = catalogue_wiring(game)
     document: dict[str, Any] = {"game": game, wiring.lesson.key: entries}
     if wiring.learnt_extras is not None:  # what carries no tag (Pick 'n Packers' presents)

@@ -1,6 +1,6 @@
 """Learning a catalogue from the camera: one piece at a time on an otherwise empty mat.
 
-:class:`Learner` takes the *stable* readings of the teaching mat (contracts §6's
+:class:`Learner` takes the *stable* readings of the teaching mat (docs/formats.md §6's
 stability, but with ``?`` cells kept as seen: a hand held still over a card must
 never pass for the empty mat) and records each piece that lies still, alone,
 fully readable, once. After a piece is recorded the mat must be seen empty
@@ -159,7 +159,7 @@ class Learner:
         return [Note(frame, kind, message, entry)]
 
     def document(self) -> dict[str, Any]:
-        """The catalogue learnt so far (contracts §11)."""
+        """The catalogue learnt so far (docs/formats.md §11)."""
         from station.catalogue.copy import learnt_document
 
         return learnt_document(self.game, self.entries)

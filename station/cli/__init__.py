@@ -5,7 +5,7 @@ place in ``packref --help``) and ``add_commands(subparsers)``, which adds its
 sub-parsers with ``set_defaults(run=handler)``. A handler takes the parsed
 arguments and returns the exit status.
 
-Output conventions (``contracts.md``): JSON on stdout and nothing else; a user
+Output conventions (``docs/formats.md``): JSON on stdout and nothing else; a user
 mistake is one line on stderr and exit status 2; status 1 is an internal error.
 """
 

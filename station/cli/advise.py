@@ -1,4 +1,4 @@
-"""``packref advise``: best placements for the piece in hand (contracts.md §8), and advice
+"""``packref advise``: best placements for the piece in hand (docs/formats.md §8), and advice
 with win chances for any state of any game (``--state``)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "advise",
         help="rank the placements of the piece in hand, or advise on a game in progress",
-        description="With FILE (small-warehouse or removal, contracts.md §8): every legal "
+        description="With FILE (small-warehouse or removal, docs/formats.md §8): every legal "
         "placement of the piece in hand, best first by the score right after it. With "
         "--state STATE.json (a game as the station stores it, any game): the three best "
         "actions found by Monte Carlo playouts over the components not yet seen, each with "

@@ -1,4 +1,4 @@
-"""``packref catalogue learn|edit|check``: teach packref a physical copy (contracts §11).
+"""``packref catalogue learn|edit|check``: teach packref a physical copy (docs/formats.md §11).
 
 ``learn`` watches a camera (or a replay) while a person lays one piece at a time
 on its empty mat, and writes the catalogue of what it recorded; ``edit`` asks,

@@ -1,4 +1,4 @@
-"""``packref drone ...``: the drone's sensor stream (contracts.md §7).
+"""``packref drone ...``: the drone's sensor stream (docs/formats.md §7).
 
 - ``drone events FILE``: events detected in a CSV of samples or a raw capture.
 - ``drone record --port PORT --out FILE``: save the board's raw stream as a capture.

@@ -1,4 +1,4 @@
-"""``packref removal truck FILE`` and ``packref removal placements FILE`` (contracts.md §4)."""
+"""``packref removal truck FILE`` and ``packref removal placements FILE`` (docs/formats.md §4)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "removal",
         help="Removal's truck: check placements, score a drive, list legal placements",
-        description="Removal's truck from a JSON file (contracts.md §4).",
+        description="Removal's truck from a JSON file (docs/formats.md §4).",
     )
     commands = parser.add_subparsers(title="commands", metavar="COMMAND",
                                      parser_class=type(parser))

@@ -1,5 +1,5 @@
 """``packref simulate GAME --players N --seed S [--games K] [--policies P1,P2,...]``:
-whole games through an engine, each seat played by a policy (contracts.md §8)."""
+whole games through an engine, each seat played by a policy (docs/formats.md §8)."""
 
 from __future__ import annotations
 

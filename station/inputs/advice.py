@@ -1,4 +1,4 @@
-"""``packref advise``'s JSON inputs (contracts.md §8): the piece in hand and where it may go.
+"""``packref advise``'s JSON inputs (docs/formats.md §8): the piece in hand and where it may go.
 
 Small Warehouse: ``{"grid": [rows], "card": [rows]}``; Removal: a §4 truck document plus
 ``"tile"``; ``--state``: a game as ``State.to_json()`` writes it. Each is validated with

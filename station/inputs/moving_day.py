@@ -1,4 +1,4 @@
-"""``packref score moving-day FILE``: the input of contracts.md §2, checked and scored.
+"""``packref score moving-day FILE``: the input of docs/formats.md §2, checked and scored.
 
 Every value is checked at its JSON path (bad input is one line and exit status
 2); the scoring itself is :func:`rules.games.moving_day.score_load`, the same

@@ -1,4 +1,4 @@
-"""``packref score pick-n-packers FILE``: score a game's rounds (contracts.md §3).
+"""``packref score pick-n-packers FILE``: score a game's rounds (docs/formats.md §3).
 
 Input: ``{"players": [...], "rounds": [{"pilots": [a, b], "reached": 0-9,
 "speculations": {name: 0-9, ...}}, ...]}``. Every player who is not a pilot

@@ -1,4 +1,4 @@
-"""Removal's JSON inputs: a truck and its placements (contracts.md §4), final scoring (§5).
+"""Removal's JSON inputs: a truck and its placements (docs/formats.md §4), final scoring (§5).
 
 Every mistake in a document is an :class:`~station.errors.InputError` naming its
 JSON path; a placement the rules refuse is not a mistake in the document but a

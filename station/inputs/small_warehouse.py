@@ -1,4 +1,4 @@
-"""``packref score small-warehouse FILE``: score finished warehouses (contracts.md §1).
+"""``packref score small-warehouse FILE``: score finished warehouses (docs/formats.md §1).
 
 Input: ``{"warehouses": [{"player": "Ana", "grid": ["AAB.", "#AB.", "CCCC"]}, ...]}``;
 grids of any size, rows of equal length over ``.`` (no card), ``#`` (an empty box)

@@ -20,7 +20,7 @@ Every game understands two observation kinds without a translator:
 ``{"kind": "declared", "action": {...}}`` — an action declared by a referee's
 button or a recorded demo — which goes through unchanged, and
 ``{"kind": "reveal", "action": {"type": "reveal", ...}}`` — a chance outcome a
-person entered from the table page's picker (contracts §9) — likewise.
+person entered from the table page's picker (docs/formats.md §9) — likewise.
 
 A person's entries for what no camera sees — ``{"kind": "person", "helpers": [2]}``
 (Removal's Helper cards played), ``{"kind": "person", "helper_vehicle": "car"}``

@@ -1,4 +1,4 @@
-"""Rounds paired by the station (``contracts.md`` §10), and the organiser's pairing rules:
+"""Rounds paired by the station (``docs/formats.md`` §10), and the organiser's pairing rules:
 drops, locks (a player kept at one table) and forbidden pairs.
 
 Every function takes an open session (one transaction) like :mod:`.service`.

@@ -1,4 +1,4 @@
-"""Sensor faults: reported as contracts.md §7 says, and never read as loads or drops."""
+"""Sensor faults: reported as docs/formats.md §7 says, and never read as loads or drops."""
 
 from __future__ import annotations
 

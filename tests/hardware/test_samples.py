@@ -1,4 +1,4 @@
-"""The CSV form of samples (contracts.md §7) and its one-line errors."""
+"""The CSV form of samples (docs/formats.md §7) and its one-line errors."""
 
 from __future__ import annotations
 

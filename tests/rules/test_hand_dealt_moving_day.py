@@ -92,7 +92,7 @@ class Table:
         self.groups[index] = self.deal()
 
     def score(self, player: str) -> dict[str, int]:
-        """The rulebook's scoring of what lies on the table (contracts §2's pure function)."""
+        """The rulebook's scoring of what lies on the table (docs/formats.md §2's pure function)."""
         seat = self.seats[player]
         vehicles = [
             LoadedVehicle(name, tuple(vehicle["layout"]), vehicle["seats"],

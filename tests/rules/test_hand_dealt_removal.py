@@ -15,7 +15,7 @@ observations, as the station would hand them on:
 
 One placement is made against the rules: it alone must be flagged, and not applied.
 The final scores must equal the rulebook's scoring of what the table holds,
-with each drive scored by ``packref removal truck``'s function (contracts §4).
+with each drive scored by ``packref removal truck``'s function (docs/formats.md §4).
 """
 
 from __future__ import annotations
@@ -141,7 +141,7 @@ class Table:
         self.over = True
 
     def drive(self, player: int, final: bool) -> None:
-        """Score the truck with contracts §4's function, empty it onto the stack."""
+        """Score the truck with docs/formats.md §4's function, empty it onto the stack."""
         trucks = CATALOGUE["trucks"]
         document = {"truck": trucks[player % len(trucks)],
                     "tiles": {tile["tile"]: _tile_json(tile["tile"])
@@ -200,7 +200,7 @@ class Table:
 
 
 def _tile_json(tile: str) -> dict[str, Any]:
-    """A catalogue tile in contracts §4's words."""
+    """A catalogue tile in docs/formats.md §4's words."""
     entry = ENTRIES[tile]
     described: dict[str, Any] = {"shape": entry["shape"], "symbol": entry["symbol"]}
     for key in ("heavy", "upright", "antique"):

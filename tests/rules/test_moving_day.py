@@ -1,4 +1,4 @@
-"""Moving Day: scoring and damage (contracts.md §2), and the engine's turns and options."""
+"""Moving Day: scoring and damage (docs/formats.md §2), and the engine's turns and options."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``packref catalogue learn|edit|check`` (contracts §11)."""
+"""``packref catalogue learn|edit|check`` (docs/formats.md §11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``packref drone events|record|simulate`` (contracts.md §7)."""
+"""``packref drone events|record|simulate`` (docs/formats.md §7)."""
 
 from __future__ import annotations
 

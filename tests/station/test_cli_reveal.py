@@ -1,4 +1,4 @@
-"""``packref table add --deal table``, ``table outcomes`` and ``table reveal`` (contracts §9)."""
+"""``packref table add --deal table``, ``table outcomes``, ``table reveal`` (formats §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``packref simulate ... --policies``: a policy per seat (contracts.md §8)."""
+"""``packref simulate ... --policies``: a policy per seat (docs/formats.md §8)."""
 
 from __future__ import annotations
 

@@ -64,7 +64,7 @@ class RaceGame(Game):
         return {"first": seed % len(players)}
 
 
-# -- a toy game with draws: for the station's hand-dealt tables (contracts §9) -----------------
+# -- a toy game with draws: for the station's hand-dealt tables (docs/formats.md §9) --------
 DRAW_TOY = "test-draw"
 DECK = {"c1": 2, "c2": 2, "c3": 1}  # card -> copies; a card scores its number
 TURNS = 4

@@ -1,4 +1,4 @@
-"""Tables dealt by hand (contracts §9): the picker's outcomes, reveals, refusals, hidden order."""
+"""Tables dealt by hand (docs/formats.md §9): the picker's outcomes, reveals, hidden order."""
 
 from __future__ import annotations
 

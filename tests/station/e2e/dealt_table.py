@@ -1,4 +1,4 @@
-"""A table dealt by hand, driven through the station's HTTP API only (contracts §9).
+"""A table dealt by hand, driven through the station's HTTP API only (docs/formats.md §9).
 
 The end-to-end tests of the four games share this: the test is the table (it
 deals with its own generator and plays by the rulebook); this module is how it

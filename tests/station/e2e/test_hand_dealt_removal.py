@@ -1,7 +1,7 @@
 """A whole game of Removal dealt by hand, refereed by the station through its API.
 
 The table (the referee-level test's: its own ``random.Random``, the rulebook's
-final scoring with each drive scored by contracts §4's function) shuffles the
+final scoring with each drive scored by docs/formats.md §4's function) shuffles the
 bag and the boxes, lays out the house and moves the tiles. The station hears:
 
 - the deal, read by a person (``{"kind": "house", ...}``) with a hand over an
