@@ -344,7 +344,8 @@ class State(ABC):
         if action["type"] == REVEAL:
             self.check_reveal(action)
         else:
-            if self.is_chance():
+            # A seeded game has revealed every draw by now (after setup and each action).
+            if self.deal != "seed" and self.is_chance():
                 raise IllegalAction("a draw must be revealed first: "
                                     "the next step is the table's, not a player's")
             self.check(action)
