@@ -19,7 +19,11 @@ from station.errors import InputError
 from station.live.station import UnknownTable
 from station.live.table import TableRefusal
 from station.store import StoreConflict
-from station.tournament.service import TournamentRefusal, UnknownTournament
+from station.tournament.service import (
+    TournamentConflict,
+    TournamentRefusal,
+    UnknownTournament,
+)
 
 UNPROCESSABLE = 422  # Starlette renamed its constant; the number is what clients see
 
@@ -60,6 +64,7 @@ def install_error_handlers(app: FastAPI) -> None:
         (IllegalAction, UNPROCESSABLE, "illegal action: "),
         (TableRefusal, status.HTTP_409_CONFLICT, ""),
         (StoreConflict, status.HTTP_409_CONFLICT, ""),
+        (TournamentConflict, status.HTTP_409_CONFLICT, ""),
         (TournamentRefusal, status.HTTP_400_BAD_REQUEST, ""),
         (InputError, status.HTTP_400_BAD_REQUEST, ""),
         (ValueError, status.HTTP_400_BAD_REQUEST, ""),

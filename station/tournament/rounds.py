@@ -19,7 +19,7 @@ from station.live.station import Station
 from station.store.models import MatchRow, TableRow, TournamentRuleRow
 from station.tournament import service
 from station.tournament.pairing import PairingImpossible, PairingRequest, pair_round
-from station.tournament.service import TournamentRefusal
+from station.tournament.service import TournamentConflict, TournamentRefusal
 
 
 def _known_player(session: Session, tournament_id: str, name: str) -> None:
@@ -31,7 +31,7 @@ def drop_player(session: Session, tournament_id: str, name: str) -> dict[str, An
     """Take a player out of later rounds; their past results stay."""
     _known_player(session, tournament_id, name)
     if name in service.dropped(session, tournament_id):
-        raise TournamentRefusal(f"{name!r} has already dropped")
+        raise TournamentConflict(f"{name!r} has already dropped")
     after = service.last_round(session, tournament_id)
     session.add(TournamentRuleRow(tournament_id=tournament_id, kind="drop", players=[name],
                                   round=after))

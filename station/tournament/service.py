@@ -41,6 +41,10 @@ class TournamentRefusal(ValueError):
     """A request the tournament cannot take: its message says why."""
 
 
+class TournamentConflict(TournamentRefusal):
+    """A request that clashes with what is stored: a player added twice, an id taken."""
+
+
 def tournament_row(session: Session, tournament_id: str) -> TournamentRow:
     row = session.get(TournamentRow, tournament_id)
     if row is None:
@@ -94,7 +98,7 @@ def create_tournament(session: Session, clock: Clock, name: str, tournament_id: 
     if not valid_id(tournament_id):
         raise TournamentRefusal(f"id {tournament_id!r}: use lower-case letters, digits, dashes")
     if session.get(TournamentRow, tournament_id) is not None:
-        raise TournamentRefusal(f"there is already a tournament {tournament_id!r}")
+        raise TournamentConflict(f"there is already a tournament {tournament_id!r}")
     try:
         breakers = check_tie_breakers(list(
             tie_breakers or GAME_TIE_BREAKERS.get(game or "", DEFAULT_TIE_BREAKERS)))
@@ -130,7 +134,7 @@ def add_player(session: Session, tournament_id: str, name: str) -> list[str]:
     if not name:
         raise TournamentRefusal("a player needs a name")
     if name in player_names(session, tournament_id):
-        raise TournamentRefusal(f"{name!r} is already a player")
+        raise TournamentConflict(f"{name!r} is already a player")
     session.add(TournamentPlayerRow(tournament_id=tournament_id, name=name))
     session.flush()
     return player_names(session, tournament_id)

@@ -57,7 +57,7 @@ def test_refused_tournament_requests_write_nothing(client: TestClient) -> None:
     assert client.post("/api/tournaments", json={"name": "Cup"}).status_code == 401
     bad = client.post("/api/tournaments", headers=AUTH,
                       json={"name": "Cup", "players": ["Ana", "Ana"]})
-    assert bad.status_code == 400 and "'Ana' is already a player" in bad.json()["detail"]
+    assert bad.status_code == 409 and "'Ana' is already a player" in bad.json()["detail"]
     assert client.get("/api/tournaments").json() == []  # not half-created
     assert client.post("/api/tournaments", headers=AUTH, json={
         "name": "Cup", "tie_breakers": ["luck"]}).json()["detail"].startswith(
