@@ -118,8 +118,11 @@ class ReaderConfig:
     #: A border sample noisier than this (std, 0..255) is not used for the white.
     white_sample_max_std: float = 18.0
     #: A patch further than this from its printed colour (scaled like the class
-    #: tolerances below) is ignored: it is covered or in shadow.
-    patch_max_deviation: float = 50.0
+    #: tolerances below) is ignored: it is covered or in shadow (a shadow of 45 %
+    #: moves the red patch by about 95). A real sensor saturates the red card to
+    #: about (212, 15, 2), 55 away: still its patch, and the only look that fits
+    #: the red cards.
+    patch_max_deviation: float = 65.0
 
     # -- cell classification (vision.cells) -------------------------------------
     #: A pixel belongs to a class when it is at most this far from the class colour.
