@@ -464,7 +464,8 @@ def to_linear(rgb: np.ndarray) -> np.ndarray:
     return np.where(unit <= 0.04045, unit / 12.92, ((unit + 0.055) / 1.055) ** 2.4)
 
 
-def _from_linear(linear: np.ndarray) -> np.ndarray:
+def from_linear(linear: np.ndarray) -> np.ndarray:
+    """Linear light (0..1) → sRGB in printed units (0..255), the inverse of :func:`to_linear`."""
     linear = np.clip(linear, 0, 1)
     return 255 * np.where(linear <= 0.0031308, 12.92 * linear,
                           1.055 * linear ** (1 / 2.4) - 0.055)
@@ -495,7 +496,7 @@ def glare_suspects(kind: str, config: ReaderConfig = DEFAULT_CONFIG) -> frozense
         for other, dark in CLASS_COLOURS.items():
             if other == name:
                 continue
-            brightened = _from_linear(to_linear(np.array(dark, np.float32)) + added)
+            brightened = from_linear(to_linear(np.array(dark, np.float32)) + added)
             if np.linalg.norm(to_lab(brightened) - target, axis=-1).min() <= limit:
                 suspects.add(name)
     return frozenset(suspects)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.cells import _from_linear, glare_hidden, glare_suspects, to_linear
+from vision.cells import from_linear, glare_hidden, glare_suspects, to_linear
 from vision.layout import CLASS_COLOURS
 
 SIDE = 10
@@ -14,7 +14,7 @@ LOOKS = {name: np.array([rgb], np.float32) for name, rgb in CLASS_COLOURS.items(
 def _cell(rgb, added=0.0) -> np.ndarray:
     """SIDE×SIDE pixels of a printed colour with ``added`` light (linear, scalar or SIDE×SIDE)."""
     linear = to_linear(np.array(rgb, np.float32))[None, None] + np.asarray(added)[..., None]
-    return np.broadcast_to(_from_linear(linear), (SIDE, SIDE, 3)).reshape(-1, 3)
+    return np.broadcast_to(from_linear(linear), (SIDE, SIDE, 3)).reshape(-1, 3)
 
 
 def _row(*cells: np.ndarray) -> np.ndarray:
