@@ -26,7 +26,7 @@ Example::
     >>> import numpy as np
     >>> photo = realistic_photo(np.random.default_rng(3))
     >>> photo.image.shape, sorted(photo.truth["params"])[:3]
-    ((1080, 1920, 3), ['clutter', 'gains', 'glare'])
+    ((1080, 1920, 3), ['blur', 'clutter', 'conditions'])
 """
 
 from __future__ import annotations
