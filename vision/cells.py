@@ -24,6 +24,7 @@ Example::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -453,6 +454,122 @@ def _brightened(labels: np.ndarray, pixels: np.ndarray, looks: dict[str, np.ndar
     return lightness > limit + config.halo_max_brightening
 
 
+def to_linear(rgb: np.ndarray) -> np.ndarray:
+    """sRGB in printed units (0..255) → linear light (0..1), where a lamp's light adds.
+
+    >>> to_linear(np.array([0.0, 255.0])).tolist()
+    [0.0, 1.0]
+    """
+    unit = np.clip(np.asarray(rgb, np.float32) / 255, 0, 1)
+    return np.where(unit <= 0.04045, unit / 12.92, ((unit + 0.055) / 1.055) ** 2.4)
+
+
+def from_linear(linear: np.ndarray) -> np.ndarray:
+    """Linear light (0..1) → sRGB in printed units (0..255), the inverse of :func:`to_linear`."""
+    linear = np.clip(linear, 0, 1)
+    return 255 * np.where(linear <= 0.0031308, 12.92 * linear,
+                          1.055 * linear ** (1 / 2.4) - 0.055)
+
+
+@lru_cache(maxsize=8)
+def glare_suspects(kind: str, config: ReaderConfig = DEFAULT_CONFIG) -> frozenset[str]:
+    """The classes another, darker card can pass for when a lamp adds light to it.
+
+    Glare adds white light (in linear light) to whatever it falls on: a dark
+    grey card brightened passes for the empty grey, but no card turns into a
+    colour of another hue. A class is a suspect when some other printed class
+    plus added white comes within its L*a*b* tolerance
+    (``config.glare_reach_margin`` more); on a tags mat the empty grey always
+    is, as the pieces may be any colour.
+
+    >>> sorted(glare_suspects("colour")), sorted(glare_suspects("tags"))
+    (['.', 'D', 'E'], ['.'])
+    """
+    if kind != "colour":
+        return frozenset(".")
+    tolerances = dict(config.lab_class_tolerance)
+    added = np.linspace(0, 1, 201, dtype=np.float32)[:, None]
+    suspects = set()
+    for name, colour in CLASS_COLOURS.items():
+        target = to_lab(np.array([colour], np.float32))
+        limit = tolerances.get(name, config.lab_default_tolerance) + config.glare_reach_margin
+        for other, dark in CLASS_COLOURS.items():
+            if other == name:
+                continue
+            brightened = from_linear(to_linear(np.array(dark, np.float32)) + added)
+            if np.linalg.norm(to_lab(brightened) - target, axis=-1).min() <= limit:
+                suspects.add(name)
+    return frozenset(suspects)
+
+
+def _quarter_light(pixels: np.ndarray) -> np.ndarray:
+    """rows×cols×4: the mean light (linear, mean of the channels) of each cell's quarters."""
+    rows, cols, count, _ = pixels.shape
+    side = round(count ** 0.5)
+    light = to_linear(pixels).mean(axis=-1).reshape(rows, cols, side, side)
+    half = side // 2
+    return np.stack([light[:, :, :half, :half].mean((2, 3)),
+                     light[:, :, :half, half:].mean((2, 3)),
+                     light[:, :, half:, :half].mean((2, 3)),
+                     light[:, :, half:, half:].mean((2, 3))], -1)
+
+
+def _tint(labels: np.ndarray, pixels: np.ndarray, looks: dict[str, np.ndarray],
+          neutral: float) -> np.ndarray:
+    """rows×cols: how much more chroma (C*ab) a cell has than its class's most neutral
+    look, for the neutral classes (a look under ``neutral``); 0 for the others."""
+    lab = to_lab(pixels.mean(axis=2))
+    chroma = np.hypot(lab[..., 1], lab[..., 2])
+    base = np.full(labels.shape, np.inf, np.float32)
+    for name, colours in looks.items():
+        look = to_lab(colours).reshape(-1, 3)
+        least = float(np.hypot(look[:, 1], look[:, 2]).min())
+        base[labels == name] = least if least < neutral else np.inf
+    return np.where(np.isfinite(base), chroma - base, 0.0)
+
+
+def _class_light(labels: np.ndarray, looks: dict[str, np.ndarray]) -> np.ndarray:
+    """rows×cols: the light (linear, mean of the channels) of each cell's class's lightest look."""
+    light = np.full(labels.shape, np.inf, np.float32)
+    for name, colours in looks.items():
+        light[labels == name] = float(to_linear(colours).mean(axis=-1).max())
+    return light
+
+
+def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kind: str,
+                 looks: dict[str, np.ndarray],
+                 config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """rows×cols: the cells whose class a darker card under a lamp's glare could fake.
+
+    Only a suspect class (:func:`glare_suspects`) can be faked, and only by
+    much added light, which leaves marks: in a glare's halo (next to a
+    washed-out cell) a cell is ``?`` when the light falls steeply across it
+    (its quarters differ by ``halo_max_gradient``), it is far lighter than its
+    class (``halo_max_brightening``) or, on a colour mat, tinted
+    (``halo_max_tint`` more chroma than its class: a washed-out card turns
+    greyish, never quite neutral). Anywhere — a broad glare may brighten the
+    white border too, so that nothing looks washed out — the same holds for a
+    steeper fall (``glare_max_gradient``) whose bright side is lighter than the
+    class (``glare_min_excess``), or a stronger tint (``glare_max_tint``). A
+    coloured card, a dark one, or the empty grey under an even, mild
+    brightening keeps its class.
+    """
+    suspect = np.isin(labels, sorted(glare_suspects(kind, config)))
+    if not suspect.any():
+        return suspect
+    quarters = _quarter_light(pixels)
+    gradient = quarters.max(axis=-1) - quarters.min(axis=-1)
+    excess = quarters.max(axis=-1) - _class_light(labels, looks)
+    tint = (_tint(labels, pixels, looks, config.halo_max_tint) if kind == "colour"
+            else np.zeros(labels.shape))
+    near = glare_halo(washed, config) & (
+        (gradient > config.halo_max_gradient) | (tint > config.halo_max_tint)
+        | _brightened(labels, pixels, looks, config))
+    anywhere = ((gradient > config.glare_max_gradient) & (excess > config.glare_min_excess)
+                ) | (tint > config.glare_max_tint)
+    return suspect & (near | anywhere)
+
+
 def normalised_mat(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
                    config: ReaderConfig = DEFAULT_CONFIG,
                    anchors: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
@@ -510,8 +627,8 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     labels = np.where(intruded_cells(pixels, intruder, entry, references, config), "?", labels)
     washed = washed_cells(rectified_rgb, normalised, spec, ppc, config, tag_cells)
     looks = dict(references) if spec.kind == "colour" else {".": empty_mean}
-    halo = glare_halo(washed, config) & _brightened(labels, pixels, looks, config)
-    labels = np.where(washed | halo, "?", labels)
+    hidden = glare_hidden(labels, pixels, washed, spec.kind, looks, config)
+    labels = np.where(washed | hidden, "?", labels)
     if spec.kind != "colour":
         for row, col in tag_cells:
             labels[row, col] = "X"

@@ -118,8 +118,11 @@ class ReaderConfig:
     #: A border sample noisier than this (std, 0..255) is not used for the white.
     white_sample_max_std: float = 18.0
     #: A patch further than this from its printed colour (scaled like the class
-    #: tolerances below) is ignored: it is covered or in shadow.
-    patch_max_deviation: float = 50.0
+    #: tolerances below) is ignored: it is covered or in shadow (a shadow of 45 %
+    #: moves the red patch by about 95). A real sensor saturates the red card to
+    #: about (212, 15, 2), 55 away: still its patch, and the only look that fits
+    #: the red cards.
+    patch_max_deviation: float = 65.0
 
     # -- cell classification (vision.cells) -------------------------------------
     #: A pixel belongs to a class when it is at most this far from the class colour.
@@ -178,10 +181,26 @@ class ReaderConfig:
     #: more than ``washed_share`` of such pixels is ``?``.
     glare_over_white: float = 0.1
     washed_share: float = 0.03
-    #: The cells this many steps around a washed-out cell are its halo: they are ``?`` ...
+    #: The cells this many steps around a washed-out cell are its halo. A halo cell
+    #: whose class a darker card brightened by added light could fake (the empty
+    #: grey: a dark card or a piece under glare; a class within its L*a*b*
+    #: tolerance plus ``glare_reach_margin`` of another class plus white) is ``?`` ...
     glare_halo_cells: int = 1
-    #: ... when they are lighter (L*) than their class's lightest look by more than this.
-    halo_max_brightening: float = 2.5
+    glare_reach_margin: float = 5.0
+    #: ... when its light (linear, 0..1) differs between its quarters by more than
+    #: this (the steep edge of a strong glare) ...
+    halo_max_gradient: float = 0.07
+    #: ... or it is lighter (L*) than its class's lightest look by more than this ...
+    halo_max_brightening: float = 7.0
+    #: ... or (colour mats) its chroma exceeds its class's by more than this.
+    halo_max_tint: float = 6.0
+    #: Anywhere on the mat (a broad glare brightens the border too, so nothing looks
+    #: washed out), such a cell is ``?`` when its quarters differ by more than this
+    #: and its bright side is lighter than its class (linear) by ``glare_min_excess`` ...
+    glare_max_gradient: float = 0.1
+    glare_min_excess: float = 0.05
+    #: ... or (colour mats) its chroma exceeds its class's by more than this.
+    glare_max_tint: float = 10.0
 
     # -- tags (vision.tags) -----------------------------------------------------
     #: Accepted tag side in cells (printed side 0.7).
