@@ -21,6 +21,7 @@ class DetectorConfig:
     moving_gyro: float = 4.0  # deg/s
     motion_gap_s: float = 0.12  # quieter gaps inside a motion do not split it
     hover_sigmas: float = 6.0  # between motions, hands still tremble above this much noise
+    hover_max_quiet_s: float = 0.4  # ...and never rest still this long (then it stood)
     min_flight_s: float = 0.5  # shorter motions are knocks, not flights
     onset_sigmas: float = 4.0  # a motion starts where it leaves the resting noise
     impact_window_s: float = 0.5  # the landing impact is looked for this long before rest

@@ -258,10 +258,16 @@ class EventDetector:
     @staticmethod
     def vertical_speed(signals: Signals, start: int, end: int) -> float:
         """The greatest speed up or down from sample ``start`` to ``end``, m/s: the specific
-        force along the resting vertical, less its resting value, integrated."""
+        force along the resting vertical, less its resting value, integrated.
+
+        Only over sound steps: a knock's ringing (aliased at 100 Hz, it does not cancel
+        out) and rows lost in a gap (one sample's force held over the whole gap) would
+        integrate to a speed the platform never had."""
         t = signals.t[start:end + 1]
         lifting = signals.up @ signals.accel[:, start:end + 1] - signals.resting_norm
-        return float(np.abs(np.cumsum(lifting * np.diff(t, prepend=t[0]))).max())
+        steps = np.diff(t, prepend=t[0])
+        sound = (steps <= 2.5 * _period(signals.t)) & ~signals.disturbed[start:end + 1]
+        return float(np.abs(np.cumsum(lifting * steps * sound)).max(initial=0.0))
 
     def tilt(self, signals: Signals, start: int, end: int) -> np.ndarray:
         """Degrees between the specific force (averaged over ``tilt_smoothing_s``: the hand's
@@ -290,12 +296,23 @@ class EventDetector:
         trembling = self.trembling(signals)
         motions: list[tuple[int, int]] = []
         for start, end in _runs(signals.moving):
-            if (motions and trembling[motions[-1][1]:start].mean() > 0.5
+            if (motions and self._hovered(signals, trembling, motions[-1][1], start)
                     and not self._landed(signals, motions[-1][1], start)):
                 motions[-1] = (motions[-1][0], end)
             else:
                 motions.append((start, end))
         return motions
+
+    def _hovered(self, signals: Signals, trembling: np.ndarray, end: int, start: int) -> bool:
+        """Whether hands held the drone between two motions: it trembled most of the time
+        and never rested still for ``hover_max_quiet_s`` (a still drone on the table
+        between a placing hand's shiver and the lift is no hover)."""
+        between = trembling[end:start]
+        if not len(between) or between.mean() <= 0.5:
+            return False
+        t = signals.t[end:start]
+        return all(t[last] - t[first] < self.config.hover_max_quiet_s
+                   for first, last in _runs(~between))
 
     def _landed(self, signals: Signals, end: int, next_start: int) -> bool:
         """Whether a motion ending at ``end`` came down with an impact onto a level rest:
