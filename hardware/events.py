@@ -107,6 +107,7 @@ class EventDetector:
     def __init__(self, config: DetectorConfig | None = None) -> None:
         self.config = config or DetectorConfig()
         self.lag_s: float | None = None
+        self.from_start = True  # the samples begin where the stream began (see levels)
 
     def __repr__(self) -> str:
         return (f"EventDetector(min_mass_change_g={self.config.min_mass_change_g}, "
@@ -372,10 +373,35 @@ class EventDetector:
                   for start, end in _runs(still & (spread < threshold))]
         levels = [level for level in _merged(levels, signals, band)
                   if t[level.end] - t[level.start] >= config.min_short_steady_s]
+        start = self._start_level(signals, touched, band)
+        if start is not None:  # it takes in the levels that start inside it
+            end = max([start.end] + [level.end for level in levels if level.start <= start.end])
+            levels = [Level(0, end, start.mass)] + [level for level in levels
+                                                    if level.start > start.end]
         anchors = [t[level.end] - t[level.start] >= config.min_steady_s for level in levels]
+        if start is not None:  # the stream's start needs no later level to agree
+            anchors[0] = True
         levels = [level for index, level in enumerate(levels)
                   if anchors[index] or self._confirmed(levels, anchors, index)]
         return self._without_hand_rests(levels, signals)
+
+    def _start_level(self, signals: Signals, touched: np.ndarray, band: float) -> Level | None:
+        """The drone's empty level before the first hand comes, judged by the IMU alone.
+
+        A stream starts with the drone tared and untouched. When the first hand comes
+        soon, the rest before it is too short for a steady level (the filters'
+        one-sided ends are masked too), but an IMU that is still from the first sample
+        on says the drone rested: the mass there, as long as it stays within ``band``
+        of its first ``min_short_steady_s``, is its level, whatever follows.
+        """
+        t, mass = signals.t, signals.mass
+        first = _samples_in(t, self.config.min_short_steady_s)
+        if not self.from_start or len(t) <= first or (touched | signals.faulty)[:first + 1].any():
+            return None
+        level = float(np.median(mass[:first + 1]))
+        left = np.flatnonzero(touched | signals.faulty | (np.abs(mass - level) >= band))
+        end = (int(left[0]) if len(left) else len(t)) - 1
+        return Level(0, end, float(np.median(mass[:end + 1])))
 
     def _without_hand_rests(self, levels: list[Level], signals: Signals) -> list[Level]:
         """Drop a level that is a placing hand resting on the present, not a present.
@@ -894,6 +920,7 @@ class LiveEventDetector:
         """The window's events, and the time from which they may be new (its reference level)."""
         detector = self.detector
         detector.horizon = horizon
+        detector.from_start = self._from_start
         signals = detector.signals(stream, self.monitor.windows)
         if signals is None:
             return [], np.inf
