@@ -43,6 +43,8 @@ class DetectorConfig:
     steady_window_s: float = 0.2  # a steady mass is flat over this long
     min_steady_s: float = 0.35  # and holds at least this long, or is confirmed later
     min_short_steady_s: float = 0.1  # a short flat stretch counts if a later level agrees
+    max_wait_to_lift_s: float = 0.5  # ...or if a flight starts this soon after it...
+    flight_mass_s: float = 1.0  # ...and carries its mass over its first this long
     steady_floor_g: float = 0.15  # the flatness threshold never goes below this
     steady_sigmas: float = 3.5
     min_mass_change_g: float = 1.0  # smaller changes between steady levels are not events

@@ -382,7 +382,8 @@ class EventDetector:
         if start is not None:  # the stream's start needs no later level to agree
             anchors[0] = True
         levels = [level for index, level in enumerate(levels)
-                  if anchors[index] or self._confirmed(levels, anchors, index)]
+                  if anchors[index] or self._confirmed(levels, anchors, index)
+                  or self._carried_off(signals, level)]
         return self._without_hand_rests(levels, signals)
 
     def _start_level(self, signals: Signals, touched: np.ndarray, band: float) -> Level | None:
@@ -444,6 +445,29 @@ class EventDetector:
         while end < len(mass) - 1 and still[end + 1] and abs(mass[end + 1] - level) < band:
             end += 1
         return Level(start, end, level)
+
+    def _carried_off(self, signals: Signals, level: Level) -> bool:
+        """A short level right before a lift is real when the flight carries its mass.
+
+        The wait between setting a present down and lifting off can be too short for a
+        steady level, more so with a knock in it, and the landing after may leave no
+        level either: the compensated mass in the flight's first
+        ``flight_mass_s`` (jolts masked) is the witness then.
+        """
+        config = self.config
+        t = signals.t
+        moving = np.flatnonzero(signals.moving[level.end + 1:])
+        if not len(moving):
+            return False
+        first = level.end + 1 + int(moving[0])
+        if t[first] - t[level.end] > config.max_wait_to_lift_s:
+            return False
+        last = int(np.searchsorted(t, t[first] + config.flight_mass_s))
+        flying = signals.moving[first:last] & ~signals.disturbed[first:last]
+        if _seconds_of(t, flying) < config.min_flight_s:
+            return False
+        carried = float(np.median(signals.mass[first:last][flying]))
+        return abs(carried - level.mass) < config.min_mass_change_g / 2
 
     def _confirmed(self, levels: list[Level], anchors: list[bool], index: int) -> bool:
         """A short level is real when the next long level (or the previous) has its mass."""
