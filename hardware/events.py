@@ -376,7 +376,9 @@ class EventDetector:
         start = self._start_level(signals, touched, band)
         if start is not None:  # it takes in the levels that start inside it
             end = max([start.end] + [level.end for level in levels if level.start <= start.end])
-            levels = [Level(0, end, start.mass)] + [level for level in levels
+            calm = ~signals.disturbed[:end + 1]
+            mass = signals.mass[:end + 1][calm] if calm.any() else signals.mass[:end + 1]
+            levels = [Level(0, end, float(np.median(mass)))] + [level for level in levels
                                                     if level.start > start.end]
         anchors = [t[level.end] - t[level.start] >= config.min_steady_s for level in levels]
         if start is not None:  # the stream's start needs no later level to agree
