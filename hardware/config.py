@@ -21,6 +21,7 @@ class DetectorConfig:
     moving_gyro: float = 4.0  # deg/s
     motion_gap_s: float = 0.12  # quieter gaps inside a motion do not split it
     hover_sigmas: float = 6.0  # between motions, hands still tremble above this much noise
+    hover_max_quiet_s: float = 0.4  # ...and never rest still this long (then it stood)
     min_flight_s: float = 0.5  # shorter motions are knocks, not flights
     onset_sigmas: float = 4.0  # a motion starts where it leaves the resting noise
     impact_window_s: float = 0.5  # the landing impact is looked for this long before rest
@@ -42,6 +43,8 @@ class DetectorConfig:
     steady_window_s: float = 0.2  # a steady mass is flat over this long
     min_steady_s: float = 0.35  # and holds at least this long, or is confirmed later
     min_short_steady_s: float = 0.1  # a short flat stretch counts if a later level agrees
+    max_wait_to_lift_s: float = 0.5  # ...or if a flight starts this soon after it...
+    flight_mass_s: float = 1.0  # ...and carries its mass over its first this long
     steady_floor_g: float = 0.15  # the flatness threshold never goes below this
     steady_sigmas: float = 3.5
     min_mass_change_g: float = 1.0  # smaller changes between steady levels are not events

@@ -107,6 +107,7 @@ class EventDetector:
     def __init__(self, config: DetectorConfig | None = None) -> None:
         self.config = config or DetectorConfig()
         self.lag_s: float | None = None
+        self.from_start = True  # the samples begin where the stream began (see levels)
 
     def __repr__(self) -> str:
         return (f"EventDetector(min_mass_change_g={self.config.min_mass_change_g}, "
@@ -258,10 +259,16 @@ class EventDetector:
     @staticmethod
     def vertical_speed(signals: Signals, start: int, end: int) -> float:
         """The greatest speed up or down from sample ``start`` to ``end``, m/s: the specific
-        force along the resting vertical, less its resting value, integrated."""
+        force along the resting vertical, less its resting value, integrated.
+
+        Only over sound steps: a knock's ringing (aliased at 100 Hz, it does not cancel
+        out) and rows lost in a gap (one sample's force held over the whole gap) would
+        integrate to a speed the platform never had."""
         t = signals.t[start:end + 1]
         lifting = signals.up @ signals.accel[:, start:end + 1] - signals.resting_norm
-        return float(np.abs(np.cumsum(lifting * np.diff(t, prepend=t[0]))).max())
+        steps = np.diff(t, prepend=t[0])
+        sound = (steps <= 2.5 * _period(signals.t)) & ~signals.disturbed[start:end + 1]
+        return float(np.abs(np.cumsum(lifting * steps * sound)).max(initial=0.0))
 
     def tilt(self, signals: Signals, start: int, end: int) -> np.ndarray:
         """Degrees between the specific force (averaged over ``tilt_smoothing_s``: the hand's
@@ -290,12 +297,23 @@ class EventDetector:
         trembling = self.trembling(signals)
         motions: list[tuple[int, int]] = []
         for start, end in _runs(signals.moving):
-            if (motions and trembling[motions[-1][1]:start].mean() > 0.5
+            if (motions and self._hovered(signals, trembling, motions[-1][1], start)
                     and not self._landed(signals, motions[-1][1], start)):
                 motions[-1] = (motions[-1][0], end)
             else:
                 motions.append((start, end))
         return motions
+
+    def _hovered(self, signals: Signals, trembling: np.ndarray, end: int, start: int) -> bool:
+        """Whether hands held the drone between two motions: it trembled most of the time
+        and never rested still for ``hover_max_quiet_s`` (a still drone on the table
+        between a placing hand's shiver and the lift is no hover)."""
+        between = trembling[end:start]
+        if not len(between) or between.mean() <= 0.5:
+            return False
+        t = signals.t[end:start]
+        return all(t[last] - t[first] < self.config.hover_max_quiet_s
+                   for first, last in _runs(~between))
 
     def _landed(self, signals: Signals, end: int, next_start: int) -> bool:
         """Whether a motion ending at ``end`` came down with an impact onto a level rest:
@@ -355,10 +373,38 @@ class EventDetector:
                   for start, end in _runs(still & (spread < threshold))]
         levels = [level for level in _merged(levels, signals, band)
                   if t[level.end] - t[level.start] >= config.min_short_steady_s]
+        start = self._start_level(signals, touched, band)
+        if start is not None:  # it takes in the levels that start inside it
+            end = max([start.end] + [level.end for level in levels if level.start <= start.end])
+            calm = ~signals.disturbed[:end + 1]
+            mass = signals.mass[:end + 1][calm] if calm.any() else signals.mass[:end + 1]
+            levels = [Level(0, end, float(np.median(mass)))] + [level for level in levels
+                                                    if level.start > start.end]
         anchors = [t[level.end] - t[level.start] >= config.min_steady_s for level in levels]
+        if start is not None:  # the stream's start needs no later level to agree
+            anchors[0] = True
         levels = [level for index, level in enumerate(levels)
-                  if anchors[index] or self._confirmed(levels, anchors, index)]
+                  if anchors[index] or self._confirmed(levels, anchors, index)
+                  or self._carried_off(signals, level)]
         return self._without_hand_rests(levels, signals)
+
+    def _start_level(self, signals: Signals, touched: np.ndarray, band: float) -> Level | None:
+        """The drone's empty level before the first hand comes, judged by the IMU alone.
+
+        A stream starts with the drone tared and untouched. When the first hand comes
+        soon, the rest before it is too short for a steady level (the filters'
+        one-sided ends are masked too), but an IMU that is still from the first sample
+        on says the drone rested: the mass there, as long as it stays within ``band``
+        of its first ``min_short_steady_s``, is its level, whatever follows.
+        """
+        t, mass = signals.t, signals.mass
+        first = _samples_in(t, self.config.min_short_steady_s)
+        if not self.from_start or len(t) <= first or (touched | signals.faulty)[:first + 1].any():
+            return None
+        level = float(np.median(mass[:first + 1]))
+        left = np.flatnonzero(touched | signals.faulty | (np.abs(mass - level) >= band))
+        end = (int(left[0]) if len(left) else len(t)) - 1
+        return Level(0, end, float(np.median(mass[:end + 1])))
 
     def _without_hand_rests(self, levels: list[Level], signals: Signals) -> list[Level]:
         """Drop a level that is a placing hand resting on the present, not a present.
@@ -401,6 +447,29 @@ class EventDetector:
         while end < len(mass) - 1 and still[end + 1] and abs(mass[end + 1] - level) < band:
             end += 1
         return Level(start, end, level)
+
+    def _carried_off(self, signals: Signals, level: Level) -> bool:
+        """A short level right before a lift is real when the flight carries its mass.
+
+        The wait between setting a present down and lifting off can be too short for a
+        steady level, more so with a knock in it, and the landing after may leave no
+        level either: the compensated mass in the flight's first
+        ``flight_mass_s`` (jolts masked) is the witness then.
+        """
+        config = self.config
+        t = signals.t
+        moving = np.flatnonzero(signals.moving[level.end + 1:])
+        if not len(moving):
+            return False
+        first = level.end + 1 + int(moving[0])
+        if t[first] - t[level.end] > config.max_wait_to_lift_s:
+            return False
+        last = int(np.searchsorted(t, t[first] + config.flight_mass_s))
+        flying = signals.moving[first:last] & ~signals.disturbed[first:last]
+        if _seconds_of(t, flying) < config.min_flight_s:
+            return False
+        carried = float(np.median(signals.mass[first:last][flying]))
+        return abs(carried - level.mass) < config.min_mass_change_g / 2
 
     def _confirmed(self, levels: list[Level], anchors: list[bool], index: int) -> bool:
         """A short level is real when the next long level (or the previous) has its mass."""
@@ -877,6 +946,7 @@ class LiveEventDetector:
         """The window's events, and the time from which they may be new (its reference level)."""
         detector = self.detector
         detector.horizon = horizon
+        detector.from_start = self._from_start
         signals = detector.signals(stream, self.monitor.windows)
         if signals is None:
             return [], np.inf

@@ -52,6 +52,7 @@ class SimulationOptions:
     press_at_rest: float = 0.3  # per card: a hand presses the stack while the drone waits
     press_imu_accel: tuple[float, float] = (0.1, 0.8)  # m/s²: the hand's tremor in the drone
     press_tilt_deg: float = 0.5  # a press off-centre tilts the platform on its feet this much
+    first_placement_s: tuple[float, float] = (1.0, 2.0)  # the first hand comes this soon
     cards: int = 9  # flights to go: 9 is the whole circuit back to "0/9"
     min_present_g: float = 2.0
     max_present_g: float = 35.0
@@ -152,7 +153,7 @@ def simulate_challenge(seed: int, options: SimulationOptions | None = None) -> S
 def _write_script(rng: np.random.Generator, options: SimulationOptions,
                   extra: np.random.Generator) -> _Script:
     script = _Script(duration=0.0)
-    now = float(rng.uniform(1.0, 2.0))
+    now = float(rng.uniform(*options.first_placement_s))
     carried = 0.0
     for _card in range(options.cards):
         now, carried = _load_present(script, rng, options, now, carried)
