@@ -297,3 +297,75 @@ def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str)
         options = page.get_by_label("Pick what was drawn or turned up").locator("option")
         playwright_api.expect(options.first).to_have_text("Ana's starting card: c01")
         browser.close()
+
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900},
+         "projector": {"width": 1920, "height": 1080}}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str, size: str,
+                                                               tmp_path: Path) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    expect = playwright_api.expect
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
+                                                                  "Eve"]}).raise_for_status()
+    game = api.post("/api/tournaments/cup/games",
+                    json={"round": 1, "players": ["Ana", "Ben", "Cas"]}).json()
+    other = api.post("/api/tournaments/cup/games",
+                     json={"round": 1, "players": ["Dee", "Eve"]}).json()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tournaments/cup")
+        page.wait_for_selector("#live-status.on")
+        rounds = page.locator("#rounds")
+        expect(rounds.locator(f"li[data-game='{game['id']}'] .status-tag")).to_have_text("pending")
+        page.get_by_label("Organiser token").fill(TOKEN)
+        page.locator(f".enter-result[data-game='{game['id']}']").click()
+        expect(page.get_by_label("Game", exact=True)).to_have_value(str(game["id"]))
+        preview = page.locator("#result-preview")
+        for player, score in (("Ana", "31"), ("Ben", "24"), ("Cas", "31")):
+            page.get_by_label(player, exact=True).fill(score)
+        expect(preview).to_have_text("On saving: Ana and Cas win (the highest total).")
+        page.get_by_role("button", name="Save result").click()
+        message = page.locator("#result-message")
+        expect(message).to_contain_text("Ana and Cas win.")
+        entered = rounds.locator(f"li[data-game='{game['id']}']")
+        expect(entered.locator(".winners")).to_have_text("Ana and Cas win")
+        expect(entered.locator(".status-tag")).to_have_text("done")
+        # after the save, the form moves on to the next game without a result ...
+        page.reload()
+        expect(page.get_by_label("Game", exact=True)).to_have_value(str(other["id"]))
+        # ... and the correction: Ben had 40, not 24
+        page.locator(f".enter-result[data-game='{game['id']}']").click()
+        expect(page.get_by_label("Ben", exact=True)).to_have_value("24")
+        assert page.locator("input[data-winner]:checked").count() == 0  # no stored winner sent back
+        page.get_by_label("Ben", exact=True).fill("40")
+        expect(preview).to_have_text("On saving: Ben wins (the highest total).")
+        page.get_by_role("button", name="Save result").click()
+        expect(message).to_contain_text("Ana 31, Ben 40, Cas 31. Ben wins.")
+        expect(entered.locator(".winners")).to_have_text("Ben wins")
+        expect(page.locator("#standings tbody tr").first).to_contain_text("Ben")
+        # an override is the organiser's choice, previewed and said as well
+        page.get_by_label("choose the winners myself").check()
+        page.get_by_label("Cas is a winner").check()
+        expect(preview).to_have_text("On saving: Cas wins (chosen by the organiser).")
+        page.get_by_label("choose the winners myself").uncheck()
+        expect(preview).to_have_text("On saving: Ben wins (the highest total).")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        page.screenshot(path=str(tmp_path / f"tournament-correction-{size}.png"), full_page=True)
+        browser.close()
+    result = api.get("/api/tournaments/cup").json()["rounds"][0]["games"][0]["result"]
+    assert result["scores"] == {"Ana": 31, "Ben": 40, "Cas": 31}
+    assert result["winners"] == ["Ben"]
+    assert script_errors == []
