@@ -15,6 +15,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from station.api.deps import ServicesDep, SessionDep, StationDep
+from station.games import game_records
 from station.tournament import service
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
@@ -22,7 +23,13 @@ router = APIRouter(include_in_schema=False)
 
 
 def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
-    return TEMPLATES.TemplateResponse(request, name, context)
+    return TEMPLATES.TemplateResponse(request, name, {"games": game_words(), **context})
+
+
+def game_words() -> dict[str, dict[str, str]]:
+    """Each game's name as people write it and its boards' legend, by engine name."""
+    return {record.name: {"title": record.title, "legend": record.legend}
+            for record in game_records()}
 
 
 @router.get("/", response_class=HTMLResponse)

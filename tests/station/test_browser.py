@@ -369,3 +369,47 @@ def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str,
     assert result["scores"] == {"Ana": 31, "Ben": 40, "Cas": 31}
     assert result["winners"] == ["Ben"]
     assert script_errors == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    expect = playwright_api.expect
+    players = ["Ana", "Ben"]
+    state = get_game("removal").new_game(players, seed=3)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "removal", "players": players, "seed": 3}}).raise_for_status()
+    load = next(a for a in state.legal_actions() if a["type"] == "load")
+    names = {item["id"]: item["name"] for item in state.setup["catalogue"]["items"]}
+    api.post("/api/tables/t1/observations", json={
+        "observation": {"kind": "declared", "action": load}}).raise_for_status()
+    loaded = (f"Ana loaded the {names[load['item']]} at row {load['row'] + 1}, "
+              f"column {load['col'] + 1}")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        expect(page.locator("#game-name")).to_have_text("Removal")
+        expect(page.locator("#recent")).to_contain_text(loaded)
+        expect(page.locator("#legend")).to_contain_text("no space in the truck")
+        expect(page.locator("#scores")).to_contain_text("to play")  # whose turn, in words
+        # the same load again is refused: the flag says what and why, in words
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "declared", "action": load}}).raise_for_status()
+        flag = page.locator("#flags li.flag").first
+        expect(flag).to_contain_text(f"Not accepted: Ben loaded the {names[load['item']]}")
+        assert "{" not in page.locator("#recent").inner_text()  # no raw JSON
+        if size == "phone":
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        browser.close()
+    assert script_errors == []

@@ -6,7 +6,13 @@
   const tableId = root.dataset.table;
   const esc = window.PackrefDraw.escape;
   let current = JSON.parse(document.getElementById("snapshot").textContent);
+  const wordsBox = document.getElementById("game-words");
+  const gameWords = wordsBox ? JSON.parse(wordsBox.textContent) : {};  // title and legend by game
 
+  function winWords(winners) {
+    const names = winners.length > 1 ? winners.slice(0, -1).join(", ") + " and " + winners[winners.length - 1] : winners.join("");
+    return names + (winners.length === 1 ? " wins" : " win");
+  }
   function set(id, html) { const el = document.getElementById(id); if (el) el.innerHTML = html; }
   function setText(id, text) { const el = document.getElementById(id); if (el) el.textContent = text; }
 
@@ -15,14 +21,17 @@
     return game.scores.map((s, i) => {
       const cls = (game.winners.includes(s.player) ? "winner" : "") + (game.current_player === i ? " to-act" : "");
       const parts = Object.entries(s.parts).map(([k, v]) => '<span class="part">' + esc(k) + " " + esc(v) + "</span>").join(" ");
-      return '<tr class="' + cls + '"><td class="player">' + esc(s.player) + '</td><td class="total" data-player="' + esc(s.player) + '">' + esc(s.total) + '</td><td class="parts">' + parts + "</td></tr>";
+      const tags = (game.current_player === i && !game.over ? ' <span class="turn-tag">to play</span>' : "") +
+        (game.winners.includes(s.player) ? ' <span class="turn-tag win-tag">winner</span>' : "");
+      return '<tr class="' + cls + '"><td class="player">' + esc(s.player) + tags + '</td><td class="total" data-player="' + esc(s.player) + '">' + esc(s.total) + '</td><td class="parts">' + parts + "</td></tr>";
     }).join("");
   }
 
-  function renderFlags(flags) {
+  function renderFlags(flags, recent) {
     if (!flags.length) return '<li class="muted">none</li>';
-    return flags.map((f) => '<li class="flag">event ' + f.seq + ": <strong>" + esc(f.reason) + "</strong>" +
-      (f.action ? ' <code>' + esc(JSON.stringify(f.action)) + "</code>" : "") +
+    const words = Object.fromEntries((recent || []).filter((e) => e.text).map((e) => [e.seq, e.text]));
+    return flags.map((f) => '<li class="flag" data-seq="' + f.seq + '">' + (words[f.seq] ? esc(words[f.seq]) : "event " + f.seq + ": <strong>" + esc(f.reason) + "</strong>") +
+      (f.action ? ' <details class="raw"><summary>as data</summary><code>' + esc(JSON.stringify(f.action)) + "</code></details>" : "") +
       ' <button type="button" data-accept="' + f.seq + '">accept</button>' +
       ' <button type="button" data-correct="' + f.seq + '">correct…</button></li>').join("");
   }
@@ -31,16 +40,19 @@
     const game = s.game;
     document.body.dataset.seq = s.seq;
     setText("seq", s.seq);
-    setText("game-name", game ? game.name : "no game yet");
-    setText("game-state", !game ? "" : game.over ? "game over — " + game.winners.join(", ") + " win" : game.players[game.current_player] + " to act");
+    const words = (game && gameWords[game.name]) || {};
+    setText("game-name", game ? words.title || game.name : "no game yet");
+    setText("legend", words.legend || "");
+    setText("game-state", !game ? "" : game.over ? "game over — " + winWords(game.winners) : game.players[game.current_player] + " to act");
     setText("actions", game ? game.actions : 0);
     const body = document.querySelector("#scores tbody");
     if (body) body.innerHTML = renderScores(game);
-    set("flags", renderFlags(s.flags));
+    set("flags", renderFlags(s.flags, s.recent));
     set("board", game ? window.PackrefDraw.view(game.view) : "");
     set("graph", window.PackrefDraw.massGraph(s.readings));
     renderPicker(game);
-    set("recent", s.recent.map((e) => "<li>" + e.seq + " <strong>" + esc(e.kind) + "</strong> " + esc(summary(e)) + ' <span class="muted">(' + esc(e.author) + ")</span></li>").join(""));
+    set("recent", s.recent.map((e) => '<li class="event event-' + esc(e.kind) + '">' + (e.text ? esc(e.text) :
+      "<strong>" + esc(e.kind) + "</strong> " + esc(summary(e))) + ' <span class="muted">(event ' + e.seq + ", " + esc(e.author) + ")</span></li>").join(""));
   }
 
   // -- the reveal picker: exactly the legal outcomes of the table's chance step (contracts §9)
@@ -67,11 +79,19 @@
     });
   }
 
+  // what a sensor or a person reported, before the engine took it (the action then follows)
+  function observationWords(o) {
+    const by = { declared: "declared by hand", warehouses: "seen by the camera", vehicles: "seen by the camera",
+      truck: "seen by the camera", button: "a button pressed" };
+    if (String(o.kind || "").startsWith("drone-")) return "the drone reported " + o.kind.slice(6).replace("-", " ");
+    return by[o.kind] || (o.kind ? "reported: " + o.kind : "");
+  }
+
   function summary(e) {
     if (e.kind === "flag") return e.reason;
     if (e.kind === "game") return e.game + ": " + e.players.join(", ");
+    if (e.kind === "observation") return observationWords(e.observation || {});
     if (e.action) return JSON.stringify(e.action).slice(0, 120);
-    if (e.kind === "observation") return (e.observation && e.observation.kind) || "";
     if (e.kind === "undo") return "takes back event " + e.undoes;
     if (e.kind === "accept") return "flag " + e.flag;
     return "";
