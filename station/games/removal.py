@@ -67,7 +67,8 @@ def view(state: State) -> dict[str, Any]:
 def describe(state: State, action: Action) -> str:
     """"Ben loaded the piano at row 2, column 3", "Ana stored the lamp", ... (``state`` before)."""
     who, kind = actor(state), action["type"]
-    names = {item["id"]: item["name"] for item in state.setup["catalogue"]["items"]}
+    catalogue = state.setup["catalogue"]
+    names = {piece["id"]: piece["name"] for piece in [*catalogue["items"], *catalogue["boxes"]]}
     item = names.get(action.get("item", ""), action.get("item", "an item"))
     turned = (f", turned {int(action['rotation']) * 90}°" if action.get("rotation") else "") + (
         ", flipped" if action.get("flip") else "")

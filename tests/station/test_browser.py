@@ -16,6 +16,7 @@ import pytest
 from rules import get_game
 from station.api import build_services, create_app
 from station.config import Settings
+from station.games.words import describe_action
 from tests.conftest import require_tool
 from tests.station.conftest import TOKEN
 
@@ -210,7 +211,7 @@ def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: st
         assert picker.locator("option").all_inner_texts() == [
             "card c1 (2 unseen)", "card c2 (2 unseen)", "card c3"]
         playwright_api.expect(page.locator("#reveal-why")).to_contain_text("waits")
-        page.locator("#referee summary").click()  # the token lives with the referee's tools
+        page.locator("#referee > summary").click()  # the token lives with the referee's tools
         page.get_by_label("organiser token").fill(TOKEN)
         picker.select_option(label="card c3")
         page.get_by_role("button", name="reveal", exact=True).click()
@@ -409,6 +410,19 @@ def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: s
         flag = page.locator("#flags li.flag").first
         expect(flag).to_contain_text(f"Not accepted: Ben loaded the {names[load['item']]}")
         assert "{" not in page.locator("#recent").inner_text()  # no raw JSON
+        # the referee corrects it from the legal actions, in words (no JSON typed)
+        flag.get_by_role("button", name="correct…").click()
+        page.get_by_label("organiser token").fill(TOKEN)
+        state.apply(load)
+        fix = state.legal_actions()[1]
+        words = describe_action(state, fix)
+        assert words.startswith("Ben loaded the ") and ", column " in words
+        picker = page.get_by_label("correction: what really happened")
+        expect(picker.locator("option", has_text=words).first).to_be_attached()
+        picker.select_option(label=picker.locator("option", has_text=words).first.inner_text())
+        page.get_by_role("button", name="apply correction").click()
+        expect(page.locator("#recent")).to_contain_text(f"Referee's correction: {words}")
+        expect(page.locator("#flags")).to_contain_text("none")
         if size == "phone":
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
         browser.close()

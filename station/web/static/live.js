@@ -126,6 +126,19 @@
     return response.ok;
   }
 
+  // the correction picker: the legal actions in words, loaded when the referee needs them
+  let choicesSeq = -1;
+  function loadChoices() {
+    const select = document.getElementById("correction-choice");
+    if (!select || choicesSeq === current.seq) return Promise.resolve();
+    choicesSeq = current.seq;
+    return fetch("/tables/" + encodeURIComponent(tableId) + "/legal-choices").then((r) => r.text()).then((html) => { select.innerHTML = html; });
+  }
+  const referee = document.getElementById("referee");
+  if (referee) referee.addEventListener("toggle", () => { if (referee.open) loadChoices(); });
+  const choiceBox = document.getElementById("correction-choice");
+  if (choiceBox) choiceBox.addEventListener("focus", loadChoices);
+
   document.addEventListener("click", (event) => {
     const target = event.target;
     if (!(target instanceof HTMLElement)) return;
@@ -133,7 +146,7 @@
     if (target.dataset.correct) {
       document.getElementById("referee").open = true;
       document.getElementById("correction").dataset.flag = target.dataset.correct;
-      document.getElementById("correction").focus();
+      loadChoices().then(() => document.getElementById("correction-choice").focus());
     }
     if (target.id === "undo") write("/undo");
     if (target.id === "reveal") {
@@ -144,8 +157,12 @@
     }
     if (target.id === "correct") {
       const box = document.getElementById("correction");
+      const choice = document.getElementById("correction-choice");
       let action;
-      try { action = JSON.parse(box.value); } catch (e) { setText("referee-message", "the correction is not valid JSON"); return; }
+      // typed JSON (the advanced box) wins over the picker; else the chosen legal action
+      const text = box.value.trim() || choice.value;
+      if (!text) { setText("referee-message", "choose what really happened first"); return; }
+      try { action = JSON.parse(text); } catch (e) { setText("referee-message", "the correction is not valid JSON"); return; }
       const flag = box.dataset.flag ? Number(box.dataset.flag) : null;
       write("/corrections", { action: action, flag: flag }).then((ok) => { if (ok) { box.value = ""; delete box.dataset.flag; } });
     }
