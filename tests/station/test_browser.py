@@ -166,13 +166,16 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
         playwright_api.expect(first).to_contain_text("31")
         assert standings(page) != before
         playwright_api.expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
-        assert page.evaluate("sessionStorage.getItem('packref-organiser-token')") == TOKEN
+        assert page.evaluate("localStorage.getItem('packref-token')") == TOKEN  # one for all pages
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
         screenshot = tmp_path / "tournament-result.png"
         page.screenshot(path=str(screenshot), full_page=True)
 
-        page.reload()  # the token is kept for this tab
+        page.reload()  # the token is kept in this browser ...
         playwright_api.expect(page.get_by_label("Organiser token")).to_have_value(TOKEN)
+        api.post("/api/tables", json={"name": "Table 1", "id": "t1"}).raise_for_status()
+        page.goto(f"{live_server}/tables/t1")  # ... for every page: the table's referee too
+        playwright_api.expect(page.get_by_label("organiser token")).to_have_value(TOKEN)
         browser.close()
     result = api.get("/api/tournaments/spring-cup").json()["rounds"][0]["games"][0]["result"]
     assert result["scores"] == {"Dee": 31, "Ana": 27} and result["winners"] == ["Dee"]

@@ -112,10 +112,10 @@
 
   // -- referee -------------------------------------------------------------------------
   const tokenInput = document.getElementById("token");
-  if (tokenInput) tokenInput.value = localStorage.getItem("packref-token") || "";
+  window.PackrefToken.bind(tokenInput);
 
   async function write(path, body) {
-    localStorage.setItem("packref-token", tokenInput.value);
+    window.PackrefToken.set(tokenInput.value.trim());
     const response = await fetch("/api/tables/" + encodeURIComponent(tableId) + path, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: "Bearer " + tokenInput.value },

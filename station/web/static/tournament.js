@@ -1,7 +1,7 @@
 // A tournament page: on each "changed" from the WebSocket, fetch the standings again (at most
 // every two seconds) and redraw the table. For the organiser, a form enters a game's result by
-// hand: the token is kept in sessionStorage (this tab only) and sent only in the Authorization
-// header of that request.
+// hand: the token is the one stored for every page (token.js) and is sent only in the
+// Authorization header of that request.
 "use strict";
 (function () {
   const root = document.querySelector("[data-tournament]");
@@ -119,7 +119,6 @@
   const rows = document.getElementById("result-rows");
   const message = document.getElementById("result-message");
   const override = document.getElementById("result-override");
-  const TOKEN_KEY = "packref-organiser-token";
 
   function games() { return current.rounds.flatMap((r) => r.games.map((g) => Object.assign({ round: r.round }, g))); }
   function selectedGame() { return games().find((g) => String(g.id) === gameSelect.value); }
@@ -270,11 +269,7 @@
   }
 
   if (form) {
-    tokenInput.value = sessionStorage.getItem(TOKEN_KEY) || "";
-    tokenInput.addEventListener("input", () => {
-      if (tokenInput.value) sessionStorage.setItem(TOKEN_KEY, tokenInput.value);
-      else sessionStorage.removeItem(TOKEN_KEY);
-    });
+    window.PackrefToken.bind(tokenInput);
     gameSelect.addEventListener("change", () => { fillRows(); say("", ""); });
     rows.addEventListener("input", preview);
     rows.addEventListener("change", preview);
