@@ -17,7 +17,7 @@ from rules import get_game
 from station.api import build_services, create_app
 from station.config import Settings
 from station.games.words import describe_action
-from tests.conftest import require_tool
+from tests.conftest import REPO, require_tool
 from tests.station.conftest import TOKEN
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -430,3 +430,70 @@ def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: s
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
         browser.close()
     assert script_errors == []
+
+
+def axe_script() -> str:
+    """axe-core's browser script (npm package ``axe-core``, in package.json)."""
+    places = [REPO / "node_modules", *(Path(p) for p in os.environ.get("NODE_PATH", "").split(
+        os.pathsep) if p)]
+    for folder in places:
+        script = folder / "axe-core" / "axe.min.js"
+        if script.is_file():
+            return script.read_text(encoding="utf-8")
+    if os.environ.get("PACKREF_REQUIRE_ALL"):
+        pytest.fail("axe-core is not installed (npm install)")
+    pytest.skip("axe-core is not installed (npm install)")
+
+
+def axe_violations(page, script: str) -> list[str]:
+    """The serious and critical axe-core violations of the page as it is now."""
+    page.add_script_tag(content=script)
+    found = page.evaluate("() => axe.run(document).then((r) => r.violations"
+                          ".filter((v) => ['serious', 'critical'].includes(v.impact))"
+                          ".map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) =>"
+                          " n.target.join(' ') + ' ' + (n.failureSummary || '')).join(' | ')))")
+    return list(found)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_has_no_serious_accessibility_violation(live_server: str, size: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    script = axe_script()
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    for number, game in enumerate(("moving-day", "removal", "small-warehouse",
+                                   "pick-n-packers"), 1):
+        players = ["Ana", "Ben", "Cas"][:max(2, get_game(game).min_players)]
+        api.post("/api/tables", json={"name": f"Table {number}", "id": f"t{number}", "game": {
+            "game": game, "players": players, "seed": 4}}).raise_for_status()
+        state = get_game(game).new_game(players, seed=4)
+        for _ in range(3):
+            action = state.legal_actions()[0]
+            state.apply(action)
+            api.post(f"/api/tables/t{number}/observations", json={
+                "observation": {"kind": "declared", "action": action}}).raise_for_status()
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas"]})
+    game = api.post("/api/tournaments/cup/games", json={"round": 1, "players": ["Ana", "Ben"]})
+    api.put(f"/api/tournaments/cup/games/{game.json()['id']}/result",
+            json={"scores": {"Ana": 3, "Ben": 5}}).raise_for_status()
+    pages = ["/", "/health", "/tournaments/cup", "/tournaments/cup/projector",
+             "/catalogue/moving-day", *(f"/tables/t{n}" for n in range(1, 5)),
+             *(f"/tables/t{n}/projector" for n in range(1, 5))]
+    problems = {}
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        for path in pages:
+            page.goto(f"{live_server}{path}")
+            page.wait_for_load_state("networkidle")
+            found = axe_violations(page, script)
+            if found:
+                problems[path] = found
+        browser.close()
+    assert problems == {}, "\n".join(f"{path}: {line[:300]}" for path, lines in problems.items()
+                                      for line in lines)
