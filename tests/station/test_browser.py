@@ -101,6 +101,14 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
         page.wait_for_function(
             "expected => document.querySelector('td.total[data-player=\"Ana\"]')"
             ".textContent === expected", arg=expected, timeout=5000)
+        # said politely to a screen reader; the boards described; the live dot in words
+        playwright_api.expect(page.locator("#score-news")).to_contain_text(
+            f"Ana now has {expected} points")
+        assert page.locator("#score-news").get_attribute("aria-live") == "polite"
+        label = page.locator("svg.grid").first.get_attribute("aria-label")
+        assert label.startswith("Ana: ") and " rows by " in label and "row 1, column 1" in label
+        assert page.evaluate("getComputedStyle(document.querySelector('#live-status .live-text'),"
+                             " '::after').content") == '"live"'
         screenshot = tmp_path / "live-table.png"
         page.screenshot(path=str(screenshot), full_page=True)
         browser.close()

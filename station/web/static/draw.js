@@ -32,11 +32,28 @@
     return out;
   }
 
+  // A board in words for a screen reader: its size, what is filled and each piece's place.
+  function describeBoard(b) {
+    const rows = b.rows || [];
+    const columns = Math.max(0, ...rows.map((r) => r.length));
+    const pieces = [];
+    let free = 0;
+    rows.forEach((row, r) => row.forEach((cell, c) => {
+      const marks = (cell && cell.m) || [];
+      if (!cell) { free += 1; return; }
+      if (marks.includes("wall")) return;
+      const words = [cell.t, ...marks.filter((m) => m !== "minus")].filter(Boolean).join(" ");
+      pieces.push((marks.includes("minus") ? "minus one" : words || "filled") + " at row " + (r + 1) + ", column " + (c + 1));
+    }));
+    return b.title + ": " + rows.length + " rows by " + columns + " columns, " + free + " free squares" +
+      (pieces.length ? "; " + pieces.slice(0, 40).join("; ") + (pieces.length > 40 ? "; and " + (pieces.length - 40) + " more" : "") : "; nothing placed");
+  }
+
   function board(b) {
     const rows = b.rows || [];
     const width = Math.max(1, ...rows.map((r) => r.length)) * CELL;
     const height = Math.max(1, rows.length) * CELL;
-    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(b.title) + '">';
+    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(describeBoard(b)) + '">';
     rows.forEach((row, r) => row.forEach((cell, c) => { svg += cellSvg(cell, c * CELL, r * CELL); }));
     svg += "</svg>";
     return '<figure class="board-figure"><figcaption>' + escape(b.title) + "</figcaption>" + svg + "</figure>";

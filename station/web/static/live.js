@@ -27,6 +27,16 @@
     }).join("");
   }
 
+  // a score that changed is said to a screen reader, politely (after what it is reading)
+  let lastTotals = null;
+  function announceScores(game) {
+    const totals = game ? Object.fromEntries(game.scores.map((s) => [s.player, s.total])) : {};
+    const news = lastTotals ? Object.entries(totals).filter(([p, t]) => lastTotals[p] !== undefined && lastTotals[p] !== t)
+      .map(([p, t]) => p + " now has " + t + " points") : [];
+    lastTotals = totals;
+    if (news.length) setText("score-news", news.join(". ") + ".");
+  }
+
   function renderFlags(flags, recent) {
     if (!flags.length) return '<li class="muted">none</li>';
     const words = Object.fromEntries((recent || []).filter((e) => e.text).map((e) => [e.seq, e.text]));
@@ -47,6 +57,7 @@
     setText("actions", game ? game.actions : 0);
     const body = document.querySelector("#scores tbody");
     if (body) body.innerHTML = renderScores(game);
+    announceScores(game);
     set("flags", renderFlags(s.flags, s.recent));
     set("board", game ? window.PackrefDraw.view(game.view) : "");
     set("graph", window.PackrefDraw.massGraph(s.readings));
