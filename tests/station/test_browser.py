@@ -505,3 +505,43 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
         browser.close()
     assert problems == {}, "\n".join(f"{path}: {line[:300]}" for path, lines in problems.items()
                                       for line in lines)
+
+
+def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    expect = playwright_api.expect
+    players = ["Ana", "Ben", "Cas"]
+    state = get_game("moving-day").new_game(players, seed=4)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    while len({s.total for s in state.scores()}) < 2:  # someone ahead
+        action = state.legal_actions()[0]
+        state.apply(action)
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "declared", "action": action}}).raise_for_status()
+    ranked = sorted(state.scores(), key=lambda s: -s.total)
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES["projector"])
+        page.goto(f"{live_server}/tables/t1/projector")
+        page.wait_for_selector("#live-status.on")
+        first = page.locator("#scores tbody tr").first
+        expect(first).to_contain_text(f"1. {ranked[0].player}")
+        expect(first).to_contain_text("leader")
+        area = page.evaluate("Array.from(document.querySelectorAll('svg.grid')).reduce((sum, s) =>"
+                             " { const r = s.getBoundingClientRect(); return sum + r.width *"
+                             " r.height; }, 0)")
+        assert area >= 1920 * 1080 / 3  # the boards together cover a third of the screen
+        expect(page.locator("#review-banner")).to_be_hidden()
+        api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
+                 "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
+        expect(page.locator("#review-banner")).to_be_visible()
+        expect(page.locator("#review-banner")).to_contain_text("Under review")
+        browser.close()

@@ -16,14 +16,23 @@
   function set(id, html) { const el = document.getElementById(id); if (el) el.innerHTML = html; }
   function setText(id, text) { const el = document.getElementById(id); if (el) el.textContent = text; }
 
+  const projector = document.body.classList.contains("projector");
+  // On the projector the scores are sorted, ranked and the leader marked; at the table they
+  // stay in seat order (people find themselves where they sit).
   function renderScores(game) {
     if (!game) return "";
-    return game.scores.map((s, i) => {
+    const seats = game.scores.map((s, i) => [s, i]);
+    if (projector) seats.sort((a, b) => b[0].total - a[0].total);
+    const best = Math.max(...game.scores.map((s) => s.total));
+    return seats.map(([s, i]) => {
+      const rank = 1 + game.scores.filter((o) => o.total > s.total).length;
+      const lead = projector ? '<span class="rank">' + rank + ".</span> " : "";
+      const leader = projector && s.total === best && !game.over ? ' <span class="turn-tag lead-tag">leader</span>' : "";
       const cls = (game.winners.includes(s.player) ? "winner" : "") + (game.current_player === i ? " to-act" : "");
       const parts = Object.entries(s.parts).map(([k, v]) => '<span class="part">' + esc(k) + " " + esc(v) + "</span>").join(" ");
       const tags = (game.current_player === i && !game.over ? ' <span class="turn-tag">to play</span>' : "") +
         (game.winners.includes(s.player) ? ' <span class="turn-tag win-tag">winner</span>' : "");
-      return '<tr class="' + cls + '"><td class="player">' + esc(s.player) + tags + '</td><td class="total" data-player="' + esc(s.player) + '">' + esc(s.total) + '</td><td class="parts">' + parts + "</td></tr>";
+      return '<tr class="' + cls + '"><td class="player">' + lead + esc(s.player) + tags + leader + '</td><td class="total" data-player="' + esc(s.player) + '">' + esc(s.total) + '</td><td class="parts">' + parts + "</td></tr>";
     }).join("");
   }
 
@@ -59,6 +68,8 @@
     if (body) body.innerHTML = renderScores(game);
     announceScores(game);
     set("flags", renderFlags(s.flags, s.recent));
+    const banner = document.getElementById("review-banner");
+    if (banner) banner.hidden = s.flags.length === 0;
     set("board", game ? window.PackrefDraw.view(game.view) : "");
     set("graph", window.PackrefDraw.massGraph(s.readings));
     renderPicker(game);
