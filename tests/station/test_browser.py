@@ -545,3 +545,37 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
         expect(page.locator("#review-banner")).to_be_visible()
         expect(page.locator("#review-banner")).to_contain_text("Under review")
         browser.close()
+
+
+def test_the_tournament_projector_shows_round_progress_then_standings(live_server: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    expect = playwright_api.expect
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
+                                                                  "Eve"]}).raise_for_status()
+    first = api.post("/api/tournaments/cup/games",
+                     json={"round": 1, "players": ["Ana", "Ben", "Cas"]}).json()
+    api.post("/api/tournaments/cup/games", json={"round": 1, "players": ["Dee", "Eve"]})
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES["projector"])
+        page.clock.install()
+        page.goto(f"{live_server}/tournaments/cup/projector")
+        page.wait_for_selector("#live-status.on")
+        expect(page.locator("#round-progress")).to_have_text("0 of 2 results in")
+        expect(page.locator("#standings")).to_be_hidden()
+        api.put(f"/api/tournaments/cup/games/{first['id']}/result",
+                json={"scores": {"Ana": 31, "Ben": 40, "Cas": 31}}).raise_for_status()
+        page.clock.run_for(1000)  # the page's refresh waits half a second
+        expect(page.locator("#round-progress")).to_have_text("1 of 2 results in")
+        expect(page.locator("#pairing-list")).to_contain_text("Ana, Ben, Cas · Ben wins")
+        page.clock.run_for(12_500)
+        expect(page.locator("#standings")).to_be_visible()
+        expect(page.locator("#pairings")).to_be_hidden()
+        browser.close()

@@ -51,7 +51,26 @@
       " with the final scores</li>").join("");
   }
 
+  // the projector: the last round's pairings by table and its progress, then the standings
+  function renderPairings(t) {
+    const list = document.getElementById("pairing-list");
+    const last = t.rounds[t.rounds.length - 1];
+    if (!list || !last) return;
+    const done = last.games.filter((g) => g.result && g.result.final !== false).length;
+    document.getElementById("round-progress").textContent = done + " of " + last.games.length + " results in";
+    list.innerHTML = last.games.map((g) => "<li>" + esc(g.table ? "Table " + g.table : "Game " + g.id) + ": " + esc(g.players.join(", ")) +
+      (g.result && g.result.winners && g.result.winners.length ? " · " + esc(winWords(g.result.winners)) : "") + "</li>").join("") +
+      last.byes.map((p) => "<li>" + esc(p) + ": bye</li>").join("");
+  }
+  if (document.body.classList.contains("projector") && document.getElementById("pairings")) {
+    let showing = "pairings";  // alternate every 12 seconds, so the room sees both
+    const show = () => document.querySelectorAll("[data-slide]").forEach((el) => { el.hidden = el.dataset.slide !== showing; });
+    show();
+    setInterval(() => { showing = showing === "pairings" ? "standings" : "pairings"; show(); }, 12000);
+  }
+
   function render(t) {
+    renderPairings(t);
     document.querySelector("#standings tbody").innerHTML = t.standings.map((l) =>
       "<tr" + (l.player in t.dropped ? ' class="dropped"' : "") + "><td>" + l.rank + '</td><td class="player">' + esc(l.player) +
       "</td><td>" + l.played + "</td><td>" + l.wins + "</td><td>" + l.points + "</td><td>" + l.average + "</td><td>" +
