@@ -421,6 +421,10 @@ def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: s
         flag = page.locator("#flags li.flag").first
         expect(flag).to_contain_text(f"Not accepted: Ben loaded the {names[load['item']]}")
         assert "{" not in page.locator("#recent").inner_text()  # no raw JSON
+        marked = page.locator("svg.grid rect.flagged")  # the cell the flag names, on Ben's truck
+        expect(marked).to_have_count(1)
+        assert f"flagged: row {load['row'] + 1}, column {load['col'] + 1}" in page.locator(
+            "svg.grid", has=page.locator("rect.flagged")).get_attribute("aria-label")
         # the referee corrects it from the legal actions, in words (no JSON typed)
         flag.get_by_role("button", name="correct…").click()
         page.get_by_label("organiser token").fill(TOKEN)

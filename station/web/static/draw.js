@@ -49,13 +49,22 @@
       (pieces.length ? "; " + pieces.slice(0, 40).join("; ") + (pieces.length > 40 ? "; and " + (pieces.length - 40) + " more" : "") : "; nothing placed");
   }
 
-  function board(b) {
+  // ``flagged``: [{player, vehicle?, row, col}] — cells a flagged move names, marked on the board
+  function flaggedHere(b, flagged) {
+    return (flagged || []).filter((f) => b.title === f.player + ": " + f.vehicle ||
+      (!f.vehicle && b.title.startsWith(f.player + "'s ")));
+  }
+
+  function board(b, flagged) {
+    const marks = flaggedHere(b, flagged);
     const rows = b.rows || [];
     const width = Math.max(1, ...rows.map((r) => r.length)) * CELL;
     const height = Math.max(1, rows.length) * CELL;
     let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(describeBoard(b)) + '">';
     rows.forEach((row, r) => row.forEach((cell, c) => { svg += cellSvg(cell, c * CELL, r * CELL); }));
+    marks.forEach((f) => { svg += '<rect class="flagged" x="' + (f.col * CELL + 1) + '" y="' + (f.row * CELL + 1) + '" width="' + (CELL - 2) + '" height="' + (CELL - 2) + '"/>'; });
     svg += "</svg>";
+    if (marks.length) svg = svg.replace('aria-label="', 'aria-label="' + escape(marks.map((f) => "flagged: row " + (f.row + 1) + ", column " + (f.col + 1)).join("; ")) + "; ");
     return '<figure class="board-figure"><figcaption>' + escape(b.title) + "</figcaption>" + svg + "</figure>";
   }
 
@@ -78,11 +87,11 @@
     return '<figure class="board-figure drone-figure"><figcaption>drone challenge</figcaption>' + svg + reached + pilots + "</figure>";
   }
 
-  function view(v) {
+  function view(v, flagged) {
     if (!v) return '<p class="muted">no game</p>';
     let html = "";
     if (v.drone) html += drone(v.drone);
-    html += (v.boards || []).map(board).join("");
+    html += (v.boards || []).map((b) => board(b, flagged)).join("");
     if ((v.lines || []).length) html += '<ul class="view-lines">' + v.lines.map((l) => "<li>" + escape(l) + "</li>").join("") + "</ul>";
     return html;
   }

@@ -46,6 +46,20 @@
     if (news.length) setText("score-news", news.join(". ") + ".");
   }
 
+  // the cells a flagged move names (a row and column, or boxes placed in vehicles), for the board
+  function flaggedCells(game, flags) {
+    const player = game.players[game.current_player];
+    const cells = [];
+    for (const f of flags) {
+      const a = f.action || {};
+      if (Number.isInteger(a.row) && Number.isInteger(a.col)) cells.push({ player: player, row: a.row, col: a.col });
+      for (const box of Array.isArray(a.boxes) ? a.boxes : []) {
+        if (box && Number.isInteger(box.row) && Number.isInteger(box.col)) cells.push({ player: player, vehicle: box.vehicle, row: box.row, col: box.col });
+      }
+    }
+    return cells;
+  }
+
   function renderFlags(flags, recent) {
     if (!flags.length) return '<li class="muted">none</li>';
     const words = Object.fromEntries((recent || []).filter((e) => e.text).map((e) => [e.seq, e.text]));
@@ -70,7 +84,7 @@
     set("flags", renderFlags(s.flags, s.recent));
     const banner = document.getElementById("review-banner");
     if (banner) banner.hidden = s.flags.length === 0;
-    set("board", game ? window.PackrefDraw.view(game.view) : "");
+    set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(game, s.flags)) : "");
     set("graph", window.PackrefDraw.massGraph(s.readings));
     renderPicker(game);
     set("recent", s.recent.map((e) => '<li class="event event-' + esc(e.kind) + '">' + (e.text ? esc(e.text) :
