@@ -34,7 +34,7 @@ import httpx  # noqa: E402
 
 from benchmarks.reference import reference_line, reference_seconds  # noqa: E402
 
-SCRIPT = REPO / "fixtures" / "demo" / "camera" / "small-warehouse.json"
+SCRIPT = REPO / "station" / "demo" / "recordings" / "camera" / "small-warehouse.json"
 AIM_MB = 300.0
 TOKEN = "benchmark-token"
 

@@ -15,14 +15,24 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from station.api.deps import ServicesDep, SessionDep, StationDep
+from station.games import game_records
+from station.games.words import describe_action
 from station.tournament import service
+
+LEGAL_CHOICES = 300  # the most legal actions offered in the correction picker
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
 router = APIRouter(include_in_schema=False)
 
 
 def _render(request: Request, name: str, **context: Any) -> HTMLResponse:
-    return TEMPLATES.TemplateResponse(request, name, context)
+    return TEMPLATES.TemplateResponse(request, name, {"games": game_words(), **context})
+
+
+def game_words() -> dict[str, dict[str, str]]:
+    """Each game's name as people write it and its boards' legend, by engine name."""
+    return {record.name: {"title": record.title, "legend": record.legend}
+            for record in game_records()}
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -35,6 +45,16 @@ def index(request: Request, station: StationDep, session: SessionDep) -> HTMLRes
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table_page(request: Request, table_id: str, station: StationDep) -> HTMLResponse:
     return _render(request, "table.html", snapshot=station.snapshot(table_id))
+
+
+@router.get("/tables/{table_id}/legal-choices", response_class=HTMLResponse)
+def legal_choices(request: Request, table_id: str, station: StationDep) -> HTMLResponse:
+    """The referee's correction picker: the legal actions now, each in words (options)."""
+    live = station.table(table_id)
+    state = None if live.current is None else live.current.state
+    actions = [] if state is None or state.is_over() else state.legal_actions()
+    choices = [(describe_action(state, action), action) for action in actions[:LEGAL_CHOICES]]
+    return _render(request, "_legal_choices.html", choices=choices, total=len(actions))
 
 
 @router.get("/tables/{table_id}/projector", response_class=HTMLResponse)

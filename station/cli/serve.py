@@ -344,7 +344,7 @@ def run_demo(arguments: argparse.Namespace) -> int:
     from station.appliance.setup import archive_dir
     from station.config import load_settings
     from station.demo.demo import prepare_tables
-    from station.demo.recordings import demo_recordings
+    from station.demo.recordings import MissingRecording, demo_recordings
 
     if arguments.speed <= 0:
         raise InputError("--speed: must be more than 0")
@@ -353,7 +353,10 @@ def run_demo(arguments: argparse.Namespace) -> int:
     played: list[int] = []
     try:  # from here on, a stop at any moment (Ctrl-C, SIGTERM) removes the demo's folder
         settings = load_settings(data)
-        recordings = demo_recordings(data_dir=Path(settings.data_dir))
+        try:
+            recordings = demo_recordings(data_dir=Path(settings.data_dir))
+        except MissingRecording as error:  # never a quietly made-up game instead
+            raise InputError(f"packref demo: {error}") from error
         if not recordings:
             raise InputError("no game is registered, so there is nothing to replay")
         _log_to_file(settings)

@@ -1,6 +1,6 @@
 """Camera replays for ``packref demo``: seeded games photographed by the project's renderer.
 
-A *camera script* (``fixtures/demo/camera/<game>.json``: game, players, seed,
+A *camera script* (``station/demo/recordings/camera/<game>.json``: game, players, seed,
 the actions and the render seed) is a game played through the engine with
 actions the camera can see wherever the game allows. At demo start each
 script is rendered into the data directory (``camera/<game>/NNNN.jpg``) by
@@ -16,7 +16,7 @@ that is not the first choice...) are declared, as a referee's button would.
 
 Write the scripts with::
 
-    python -m station.demo.camera_fixtures fixtures/demo/camera
+    python -m station.demo.camera_fixtures station/demo/recordings/camera
 
 and render one script's frames without the demo (e.g. for ``packref vision
 watch --replay``) with ``--render DIR``.
@@ -52,7 +52,7 @@ from station.live.sources import Recording, Timed
 from station.live.translators import TableTranslator
 
 LOG = logging.getLogger("packref.camera")
-SCRIPT_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "demo" / "camera"
+SCRIPT_DIR = Path(__file__).resolve().parent / "recordings" / "camera"  # where main() writes
 PLAYERS = ["Ana", "Ben"]
 FPS = 3.0  # frames a second of the replay: about one action a second
 STABLE = DEFAULT_STABLE  # the stability filter's frames, as ``serve --camera`` reads

@@ -4,18 +4,25 @@ Each recording is what a table would have seen: one declared observation per
 action, at a steady pace, with now and then a stale action (something that
 was legal a moment ago) that the engine refuses and a referee then accepts.
 
-Make the files under ``fixtures/demo/`` with::
+The recordings ship inside the package (``station/demo/recordings/``, package
+data read through :mod:`importlib.resources`), so an installed wheel plays the
+same demo as a checkout. A registered game without a recording is an error
+(:class:`MissingRecording`), never a quietly made-up game.
 
-    python -m station.demo.recordings fixtures/demo
+Make the declared ``NAME.jsonl`` files again with::
+
+    python -m station.demo.recordings station/demo/recordings
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+from importlib import resources
 from pathlib import Path
 
 from rules import Action, IllegalAction, State, game_names, get_game
+from station.errors import StationError
 from station.games import DemoWiring, game_record
 from station.live.sources import Recording, Timed
 
@@ -23,7 +30,24 @@ PLAYER_NAMES = ["Ana", "Ben", "Cas", "Dee", "Eli", "Fay"]
 STEP_SECONDS = 0.8
 STALE_CHANCE = 0.04
 MAX_ITEMS = 2000
-DEMO_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+RECORDINGS_PACKAGE = "station.demo"
+RECORDINGS_FOLDER = "recordings"
+
+
+class MissingRecording(StationError):
+    """The demo has no recording for a registered game (or cannot read the package's)."""
+
+
+def recordings_dir() -> Path:
+    """The package's recordings folder, through :mod:`importlib.resources`.
+
+    >>> (recordings_dir() / "removal.jsonl").is_file()
+    True
+    """
+    folder = resources.files(RECORDINGS_PACKAGE) / RECORDINGS_FOLDER
+    if not isinstance(folder, Path) or not folder.is_dir():  # e.g. a zipped install
+        raise MissingRecording(f"the demo recordings are not a folder on disk: {folder}")
+    return folder
 
 
 def demo_players(game_name: str) -> list[str]:
@@ -88,8 +112,9 @@ def record_random_game(game_name: str, seed: int, players: list[str] | None = No
     return recording
 
 
-def demo_recordings(directory: Path = DEMO_DIR, data_dir: Path | None = None) -> list[Recording]:
-    """One recording per registered game: from ``directory`` if there, else made now.
+def demo_recordings(directory: Path | None = None,
+                    data_dir: Path | None = None) -> list[Recording]:
+    """One recording per registered game, from ``directory`` (default: the package's).
 
     With ``data_dir``, a camera script (``camera/NAME.json``: a seeded game whose
     frames are rendered into ``data_dir/camera/NAME`` and read by the camera
@@ -97,9 +122,11 @@ def demo_recordings(directory: Path = DEMO_DIR, data_dir: Path | None = None) ->
     (``NAME.drone.json``: committed serial captures played through the link
     replay, the live detector and the game's live referee, see
     :func:`station.live.drone.drone_recording`) comes before a declared ``NAME.jsonl``.
+    A game with none of these raises :class:`MissingRecording`.
     """
     from station.live.drone import drone_recording
 
+    directory = recordings_dir() if directory is None else directory
     recordings = []
     for name in game_names():
         drone, path = directory / f"{name}.drone.json", directory / f"{name}.jsonl"
@@ -110,15 +137,18 @@ def demo_recordings(directory: Path = DEMO_DIR, data_dir: Path | None = None) ->
             recordings.append(camera_recording(camera, data_dir))
         elif drone.exists():
             recordings.append(drone_recording(drone))
+        elif path.exists():
+            recordings.append(Recording.read(path))
         else:
-            recordings.append(Recording.read(path) if path.exists()
-                              else record_random_game(name, 1))
+            raise MissingRecording(f"{path}: no demo recording of {name} (write it with "
+                                   f"python -m station.demo.recordings)")
     return recordings
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Write one demo recording per registered game.")
-    parser.add_argument("directory", type=Path, nargs="?", default=DEMO_DIR)
+    parser.add_argument("directory", type=Path, nargs="?",
+                        default=Path(__file__).resolve().parent / RECORDINGS_FOLDER)
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
     arguments.directory.mkdir(parents=True, exist_ok=True)

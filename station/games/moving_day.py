@@ -13,10 +13,13 @@ from station.catalogue.learn import Lesson, one_square
 from station.games.camera import CameraError, CameraLayout
 from station.games.record import CameraWiring, CatalogueWiring, GameRecord
 from station.games.views import Cell, cell
+from station.games.words import actor, at, plain
 from station.inputs.moving_day import score_document
 from station.jsonin import Node
 
 NAME = "moving-day"
+LEGEND = ("Each box shows its weight · ○ fragile box · ✕ damaged box · "
+          "dark square: no space in the vehicle")
 KIT_PLAYERS = 4  # sets of vehicle mats in the kit, at most
 
 
@@ -56,6 +59,25 @@ def _vehicle_rows(index: int, layout: dict[str, Any], grid: list[list[Any]],
                                   "damaged" if why else "", "fragile" if box["fragile"] else ""))
         rows.append(cells)
     return rows
+
+
+def describe(state: State, action: Action) -> str:
+    """"Ana took group 1: a red books box (weight 6) into the car at row 2, column 1"."""
+    who = actor(state)
+    if action["type"] != "take":
+        return f"{who}: {plain(action)}"
+    fields, boxes = state.setup["box_fields"], state.setup["boxes"]
+    placed = []
+    for box in action.get("boxes", []):
+        facts = dict(zip(fields, boxes.get(box["box"], []), strict=False))
+        what = f"a {facts.get('colour', '')} {facts.get('type', 'box')} box".replace("  ", " ")
+        weight = f" (weight {facts['weight']}{', fragile' if facts.get('fragile') else ''})" \
+            if "weight" in facts else ""
+        placed.append(f"{what}{weight} into the {box['vehicle']} at {at(box['row'], box['col'])}")
+    helper = f"; the helper rides in the {action['helper_vehicle']}" \
+        if action.get("helper_vehicle") else ""
+    return f"{who} took group {int(action['group']) + 1}: " + (
+        "; ".join(placed) or "nothing loaded") + helper
 
 
 def reveal_label(state: State, action: Action) -> str:
@@ -169,6 +191,7 @@ def read_copy(document: Node, defaults: dict[str, Any]) -> dict[str, Any]:
 
 RECORD = GameRecord(
     name=NAME, title="Moving Day", order=20, referee=Referee, scorer=score_document,
+    describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
     camera=CameraWiring(roles=roles, reader=VehicleReader, lay=lay),
     mats=mats, sticker_size="cell", tagged=("boxes",), tag_order=20,

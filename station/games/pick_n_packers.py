@@ -14,11 +14,14 @@ from station.catalogue.form import Question, number_answer
 from station.catalogue.learn import Lesson, one_square
 from station.games.camera import CameraLayout
 from station.games.record import CameraWiring, CatalogueWiring, DemoWiring, GameRecord
+from station.games.words import actor, plain
 from station.inputs.pick_n_packers import score_document
 from station.jsonin import Node
 from station.tags import DRONE
 
 NAME = "pick-n-packers"
+LEGEND = ("Nine shop cards, 0/9 then 1 to 8 · yellow card (and “card reached”): where the "
+          "drone got to · names under a card: who bet on it")
 SHOP_ROWS = SHOP_COLS = 3
 SKILL = 0.92  # how often the demo's pilots take the good move
 
@@ -37,6 +40,18 @@ def view(state: State) -> dict[str, Any]:
     return {"boards": [], "lines": lines,
             "drone": {"reached": data["reached"], "speculations": dict(data["speculations"]),
                       "pilots": list(data["pilots"])}}
+
+
+def describe(state: State, action: Action) -> str:
+    """"Ana bet on shop card 3", "The drone landed on shop card 2", ... (``state`` before)."""
+    kind = action["type"]
+    if kind == "speculate":
+        return f"{actor(state)} bet on shop card {action.get('card')}"
+    said = {"load": "The drone picked up a present", "fall": "A present fell",
+            "touch": "The drone touched something it must not (a foul)"}
+    if kind == "land":
+        return f"The drone landed on shop card {action.get('card')}"
+    return said.get(kind) or f"{actor(state)}: {plain(action)}"
 
 
 def reveal_label(state: State, action: Action) -> str:
@@ -184,6 +199,7 @@ class DroneScale:
 
 RECORD = GameRecord(
     name=NAME, title="Pick 'n Packers", order=40, referee=Referee, scorer=score_document,
+    describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
     camera=CameraWiring(roles=roles, reader=ShopReader, extend=extend),
     mats=mats, sticker_size="shop", tagged=("shop_cards",), tag_order=30, loose_tags=(DRONE,),

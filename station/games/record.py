@@ -91,7 +91,9 @@ class GameRecord:
     fresh translator of observations for a table (``station.live.translators``);
     ``scorer(node)``: ``packref score``'s validation and scoring of a JSON document;
     ``presenter(state)``: the table's drawing view; ``reveal_label(state, action)``:
-    a person's words for a reveal in the table page's picker; ``camera``: see
+    a person's words for a reveal in the table page's picker; ``describe(state,
+    action)``: the action in a sentence, ``state`` before it (:mod:`station.games.words`);
+    ``legend``: what the marks on its boards mean, under the table page's boards; ``camera``: see
     :class:`CameraWiring`; ``mats(catalogues, per_game, sizes)``: the kit's
     ``vision.kit.MatRequest`` list (``sizes``: cell sides in mm by ``"cell"``,
     ``"truck"``, ``"shop"``); ``sticker_size``: which of those sizes its stickers take;
@@ -109,6 +111,8 @@ class GameRecord:
     scorer: Callable[[Any], dict[str, Any]] | None = None
     presenter: Callable[[State], View] | None = None
     reveal_label: Callable[[State, Action], str] | None = None
+    describe: Callable[[State, Action], str] | None = None
+    legend: str = ""
     camera: CameraWiring | None = None
     mats: Callable[[Catalogues, int, Mapping[str, float]], list[Any]] | None = None
     sticker_size: str = "cell"

@@ -29,10 +29,13 @@ from station.catalogue.learn import Lesson, shaped_piece
 from station.games.camera import CameraLayout, one_mat_each
 from station.games.record import CameraWiring, CatalogueWiring, GameRecord
 from station.games.views import Cell, cell
+from station.games.words import actor, at, plain
 from station.inputs.removal import score_document
 from station.jsonin import Node
 
 NAME = "removal"
+LEGEND = ("Each tile is an item, named on it · dark square: no space in the truck · "
+          "“−1”: a square that costs a point while it shows")
 
 
 def view(state: State) -> dict[str, Any]:
@@ -59,6 +62,27 @@ def view(state: State) -> dict[str, Any]:
         f"{player}: storage {data['storage'] or '—'}, helpers {data['helpers']}"
         for player, data in zip(state.players, state.data["players"], strict=True)]
     return {"boards": boards, "lines": lines}
+
+
+def describe(state: State, action: Action) -> str:
+    """"Ben loaded the piano at row 2, column 3", "Ana stored the lamp", ... (``state`` before)."""
+    who, kind = actor(state), action["type"]
+    catalogue = state.setup["catalogue"]
+    names = {piece["id"]: piece["name"] for piece in [*catalogue["items"], *catalogue["boxes"]]}
+    item = names.get(action.get("item", ""), action.get("item", "an item"))
+    turned = (f", turned {int(action['rotation']) * 90}°" if action.get("rotation") else "") + (
+        ", flipped" if action.get("flip") else "")
+    helpers = action.get("helpers") or []
+    helped = f" with the help of {', '.join(str(h) for h in helpers)}" if helpers else ""
+    if kind == "load":
+        return f"{who} loaded the {item} at {at(action['row'], action['col'])}{turned}{helped}"
+    if kind == "store":
+        return f"{who} put the {item} in storage{helped}"
+    if kind == "load-stored":
+        return f"{who} loaded the stored item at {at(action['row'], action['col'])}{turned}{helped}"
+    if kind == "drive":
+        return f"{who} drove the truck away{helped}"
+    return f"{who}: {plain(action)}"
 
 
 def reveal_label(state: State, action: Action) -> str:
@@ -229,6 +253,7 @@ def read_copy(document: Node, defaults: dict[str, Any]) -> dict[str, Any]:
 
 RECORD = GameRecord(
     name=NAME, title="Removal", order=30, referee=Referee, scorer=score_document,
+    describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
     camera=CameraWiring(roles=partial(one_mat_each, NAME), reader=TruckReader, extend=extend,
                         lay=lay),

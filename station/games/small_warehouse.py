@@ -13,10 +13,12 @@ from station.catalogue.learn import Lesson, card_piece
 from station.games.camera import CameraLayout, one_mat_each
 from station.games.record import CameraWiring, CatalogueWiring, GameRecord
 from station.games.views import cell
+from station.games.words import actor, at, plain
 from station.inputs.small_warehouse import score_document
 from station.jsonin import Node
 
 NAME = "small-warehouse"
+LEGEND = ("Letters A–E: the five kinds of merchandise · white square: an empty box")
 KIT_PLAYERS = 2  # warehouse mats in the kit
 MAT_ROWS, MAT_COLS = 8, 10
 
@@ -33,6 +35,18 @@ def view(state: State) -> dict[str, Any]:
     lines = [f"supply: {' '.join(card or '?' for card in data['supply'])}",
              f"draw pile: {data['draw_pile']} cards"]
     return {"boards": boards, "lines": lines}
+
+
+def describe(state: State, action: Action) -> str:
+    """"Ana placed card c20 from the supply at row 2, column 2"."""
+    who = actor(state)
+    if action["type"] != "place":
+        return f"{who}: {plain(action)}"
+    source = {"supply": "from the supply", "hand": "from her hand"}.get(
+        str(action.get("source")), f"from {action.get('source')}")
+    turned = f", turned {int(action['rotation']) * 90}°" if action.get("rotation") else ""
+    return f"{who} placed card {action.get('card')} {source} at " \
+        f"{at(action['row'], action['col'])}{turned}"
 
 
 def reveal_label(state: State, action: Action) -> str:
@@ -88,6 +102,7 @@ def read_copy(document: Node, defaults: dict[str, Any]) -> dict[str, Any]:
 
 RECORD = GameRecord(
     name=NAME, title="Small Warehouse", order=10, referee=Referee, scorer=score_document,
+    describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
     camera=CameraWiring(roles=partial(one_mat_each, NAME), reader=WarehouseReader, lay=lay),
     mats=mats,

@@ -331,7 +331,7 @@ DEMO_GAP_S = 2.0  # before a capture starts, and after it ends
 def drone_recording(path: Path) -> Recording:
     """A demo recording of a whole Pick 'n Packers game played by committed drone captures.
 
-    ``path`` is a JSON document (``fixtures/demo/pick-n-packers.drone.json``)::
+    ``path`` is a JSON document (``station/demo/recordings/pick-n-packers.drone.json``)::
 
         {"drone-demo": 1, "game": "pick-n-packers", "players": [...], "seed": 1,
          "final_scores": {...},

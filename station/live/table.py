@@ -32,6 +32,7 @@ from typing import Any
 
 from rules import Action, Game, IllegalAction, State, get_game
 from station.games.views import present
+from station.games.words import describe_event
 from station.live.translators import TableTranslator
 from station.store import Event, TableInfo
 
@@ -193,6 +194,8 @@ class LiveTable:
     def absorb(self, event: Event, replaying: bool = False) -> None:
         """Move the view on by one stored event."""
         self.last_seq = event.seq
+        text = describe_event(None if self.current is None else self.current.state,
+                              event.kind, event.payload)  # before: who acted is to act
         handler = getattr(self, f"_on_{event.kind}", None)
         if handler is None:
             self.problems.append(f"event {event.seq}: unknown kind {event.kind!r}")
@@ -200,6 +203,8 @@ class LiveTable:
             handler(event, replaying)
         entry = event.to_json()
         entry.pop("setup", None)
+        if text:  # the page's words (a flag's words are its event's)
+            entry["text"] = text
         self.recent.append(entry)
 
     def _on_game(self, event: Event, replaying: bool) -> None:

@@ -16,7 +16,8 @@ import pytest
 from rules import get_game
 from station.api import build_services, create_app
 from station.config import Settings
-from tests.conftest import require_tool
+from station.games.words import describe_action
+from tests.conftest import REPO, require_tool
 from tests.station.conftest import TOKEN
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
@@ -100,6 +101,14 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
         page.wait_for_function(
             "expected => document.querySelector('td.total[data-player=\"Ana\"]')"
             ".textContent === expected", arg=expected, timeout=5000)
+        # said politely to a screen reader; the boards described; the live dot in words
+        playwright_api.expect(page.locator("#score-news")).to_contain_text(
+            f"Ana now has {expected} points")
+        assert page.locator("#score-news").get_attribute("aria-live") == "polite"
+        label = page.locator("svg.grid").first.get_attribute("aria-label")
+        assert label.startswith("Ana: ") and " rows by " in label and "row 1, column 1" in label
+        assert page.evaluate("getComputedStyle(document.querySelector('#live-status .live-text'),"
+                             " '::after').content") == '"live"'
         screenshot = tmp_path / "live-table.png"
         page.screenshot(path=str(screenshot), full_page=True)
         browser.close()
@@ -165,13 +174,16 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
         playwright_api.expect(first).to_contain_text("31")
         assert standings(page) != before
         playwright_api.expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
-        assert page.evaluate("sessionStorage.getItem('packref-organiser-token')") == TOKEN
+        assert page.evaluate("localStorage.getItem('packref-token')") == TOKEN  # one for all pages
         assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
         screenshot = tmp_path / "tournament-result.png"
         page.screenshot(path=str(screenshot), full_page=True)
 
-        page.reload()  # the token is kept for this tab
+        page.reload()  # the token is kept in this browser ...
         playwright_api.expect(page.get_by_label("Organiser token")).to_have_value(TOKEN)
+        api.post("/api/tables", json={"name": "Table 1", "id": "t1"}).raise_for_status()
+        page.goto(f"{live_server}/tables/t1")  # ... for every page: the table's referee too
+        playwright_api.expect(page.get_by_label("organiser token")).to_have_value(TOKEN)
         browser.close()
     result = api.get("/api/tournaments/spring-cup").json()["rounds"][0]["games"][0]["result"]
     assert result["scores"] == {"Dee": 31, "Ana": 27} and result["winners"] == ["Dee"]
@@ -210,7 +222,7 @@ def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: st
         assert picker.locator("option").all_inner_texts() == [
             "card c1 (2 unseen)", "card c2 (2 unseen)", "card c3"]
         playwright_api.expect(page.locator("#reveal-why")).to_contain_text("waits")
-        page.locator("#referee summary").click()  # the token lives with the referee's tools
+        page.locator("#referee > summary").click()  # the token lives with the referee's tools
         page.get_by_label("organiser token").fill(TOKEN)
         picker.select_option(label="card c3")
         page.get_by_role("button", name="reveal", exact=True).click()
@@ -296,4 +308,278 @@ def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str)
         page.wait_for_selector("#live-status.on")
         options = page.get_by_label("Pick what was drawn or turned up").locator("option")
         playwright_api.expect(options.first).to_have_text("Ana's starting card: c01")
+        browser.close()
+
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900},
+         "projector": {"width": 1920, "height": 1080}}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str, size: str,
+                                                               tmp_path: Path) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    expect = playwright_api.expect
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
+                                                                  "Eve"]}).raise_for_status()
+    game = api.post("/api/tournaments/cup/games",
+                    json={"round": 1, "players": ["Ana", "Ben", "Cas"]}).json()
+    other = api.post("/api/tournaments/cup/games",
+                     json={"round": 1, "players": ["Dee", "Eve"]}).json()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tournaments/cup")
+        page.wait_for_selector("#live-status.on")
+        rounds = page.locator("#rounds")
+        expect(rounds.locator(f"li[data-game='{game['id']}'] .status-tag")).to_have_text("pending")
+        page.get_by_label("Organiser token").fill(TOKEN)
+        page.locator(f".enter-result[data-game='{game['id']}']").click()
+        expect(page.get_by_label("Game", exact=True)).to_have_value(str(game["id"]))
+        preview = page.locator("#result-preview")
+        for player, score in (("Ana", "31"), ("Ben", "24"), ("Cas", "31")):
+            page.get_by_label(player, exact=True).fill(score)
+        expect(preview).to_have_text("On saving: Ana and Cas win (the highest total).")
+        page.get_by_role("button", name="Save result").click()
+        message = page.locator("#result-message")
+        expect(message).to_contain_text("Ana and Cas win.")
+        entered = rounds.locator(f"li[data-game='{game['id']}']")
+        expect(entered.locator(".winners")).to_have_text("Ana and Cas win")
+        expect(entered.locator(".status-tag")).to_have_text("done")
+        # after the save, the form moves on to the next game without a result ...
+        page.reload()
+        expect(page.get_by_label("Game", exact=True)).to_have_value(str(other["id"]))
+        # ... and the correction: Ben had 40, not 24
+        page.locator(f".enter-result[data-game='{game['id']}']").click()
+        expect(page.get_by_label("Ben", exact=True)).to_have_value("24")
+        assert page.locator("input[data-winner]:checked").count() == 0  # no stored winner sent back
+        page.get_by_label("Ben", exact=True).fill("40")
+        expect(preview).to_have_text("On saving: Ben wins (the highest total).")
+        page.get_by_role("button", name="Save result").click()
+        expect(message).to_contain_text("Ana 31, Ben 40, Cas 31. Ben wins.")
+        expect(entered.locator(".winners")).to_have_text("Ben wins")
+        expect(page.locator("#standings tbody tr").first).to_contain_text("Ben")
+        # an override is the organiser's choice, previewed and said as well
+        page.get_by_label("choose the winners myself").check()
+        page.get_by_label("Cas is a winner").check()
+        expect(preview).to_have_text("On saving: Cas wins (chosen by the organiser).")
+        page.get_by_label("choose the winners myself").uncheck()
+        expect(preview).to_have_text("On saving: Ben wins (the highest total).")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        page.screenshot(path=str(tmp_path / f"tournament-correction-{size}.png"), full_page=True)
+        browser.close()
+    result = api.get("/api/tournaments/cup").json()["rounds"][0]["games"][0]["result"]
+    assert result["scores"] == {"Ana": 31, "Ben": 40, "Cas": 31}
+    assert result["winners"] == ["Ben"]
+    assert script_errors == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    expect = playwright_api.expect
+    players = ["Ana", "Ben"]
+    state = get_game("removal").new_game(players, seed=3)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "removal", "players": players, "seed": 3}}).raise_for_status()
+    load = next(a for a in state.legal_actions() if a["type"] == "load")
+    names = {item["id"]: item["name"] for item in state.setup["catalogue"]["items"]}
+    api.post("/api/tables/t1/observations", json={
+        "observation": {"kind": "declared", "action": load}}).raise_for_status()
+    loaded = (f"Ana loaded the {names[load['item']]} at row {load['row'] + 1}, "
+              f"column {load['col'] + 1}")
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        expect(page.locator("#game-name")).to_have_text("Removal")
+        expect(page.locator("#recent")).to_contain_text(loaded)
+        expect(page.locator("#legend")).to_contain_text("no space in the truck")
+        expect(page.locator("#scores")).to_contain_text("to play")  # whose turn, in words
+        # the same load again is refused: the flag says what and why, in words
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "declared", "action": load}}).raise_for_status()
+        flag = page.locator("#flags li.flag").first
+        expect(flag).to_contain_text(f"Not accepted: Ben loaded the {names[load['item']]}")
+        assert "{" not in page.locator("#recent").inner_text()  # no raw JSON
+        marked = page.locator("svg.grid rect.flagged")  # the cell the flag names, on Ben's truck
+        expect(marked).to_have_count(1)
+        assert f"flagged: row {load['row'] + 1}, column {load['col'] + 1}" in page.locator(
+            "svg.grid", has=page.locator("rect.flagged")).get_attribute("aria-label")
+        # the referee corrects it from the legal actions, in words (no JSON typed)
+        flag.get_by_role("button", name="correct…").click()
+        page.get_by_label("organiser token").fill(TOKEN)
+        state.apply(load)
+        fix = state.legal_actions()[1]
+        words = describe_action(state, fix)
+        assert words.startswith("Ben loaded the ") and ", column " in words
+        picker = page.get_by_label("correction: what really happened")
+        expect(picker.locator("option", has_text=words).first).to_be_attached()
+        picker.select_option(label=picker.locator("option", has_text=words).first.inner_text())
+        page.get_by_role("button", name="apply correction").click()
+        expect(page.locator("#recent")).to_contain_text(f"Referee's correction: {words}")
+        expect(page.locator("#flags")).to_contain_text("none")
+        if size == "phone":
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        browser.close()
+    assert script_errors == []
+
+
+def axe_script() -> str:
+    """axe-core's browser script (npm package ``axe-core``, in package.json)."""
+    places = [REPO / "node_modules", *(Path(p) for p in os.environ.get("NODE_PATH", "").split(
+        os.pathsep) if p)]
+    for folder in places:
+        script = folder / "axe-core" / "axe.min.js"
+        if script.is_file():
+            return script.read_text(encoding="utf-8")
+    if os.environ.get("PACKREF_REQUIRE_ALL"):
+        pytest.fail("axe-core is not installed (npm install)")
+    pytest.skip("axe-core is not installed (npm install)")
+
+
+def axe_violations(page, script: str) -> list[str]:
+    """The serious and critical axe-core violations of the page as it is now."""
+    page.add_script_tag(content=script)
+    found = page.evaluate("() => axe.run(document).then((r) => r.violations"
+                          ".filter((v) => ['serious', 'critical'].includes(v.impact))"
+                          ".map((v) => v.id + ': ' + v.nodes.slice(0, 3).map((n) =>"
+                          " n.target.join(' ') + ' ' + (n.failureSummary || '')).join(' | ')))")
+    return list(found)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_has_no_serious_accessibility_violation(live_server: str, size: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    script = axe_script()
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    for number, game in enumerate(("moving-day", "removal", "small-warehouse",
+                                   "pick-n-packers"), 1):
+        players = ["Ana", "Ben", "Cas"][:max(2, get_game(game).min_players)]
+        api.post("/api/tables", json={"name": f"Table {number}", "id": f"t{number}", "game": {
+            "game": game, "players": players, "seed": 4}}).raise_for_status()
+        state = get_game(game).new_game(players, seed=4)
+        for _ in range(3):
+            action = state.legal_actions()[0]
+            state.apply(action)
+            api.post(f"/api/tables/t{number}/observations", json={
+                "observation": {"kind": "declared", "action": action}}).raise_for_status()
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas"]})
+    game = api.post("/api/tournaments/cup/games", json={"round": 1, "players": ["Ana", "Ben"]})
+    api.put(f"/api/tournaments/cup/games/{game.json()['id']}/result",
+            json={"scores": {"Ana": 3, "Ben": 5}}).raise_for_status()
+    pages = ["/", "/health", "/tournaments/cup", "/tournaments/cup/projector",
+             "/catalogue/moving-day", *(f"/tables/t{n}" for n in range(1, 5)),
+             *(f"/tables/t{n}/projector" for n in range(1, 5))]
+    problems = {}
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        for path in pages:
+            page.goto(f"{live_server}{path}")
+            page.wait_for_load_state("networkidle")
+            found = axe_violations(page, script)
+            if found:
+                problems[path] = found
+        browser.close()
+    assert problems == {}, "\n".join(f"{path}: {line[:300]}" for path, lines in problems.items()
+                                      for line in lines)
+
+
+def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    expect = playwright_api.expect
+    players = ["Ana", "Ben", "Cas"]
+    state = get_game("moving-day").new_game(players, seed=4)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    while len({s.total for s in state.scores()}) < 2:  # someone ahead
+        action = state.legal_actions()[0]
+        state.apply(action)
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "declared", "action": action}}).raise_for_status()
+    ranked = sorted(state.scores(), key=lambda s: -s.total)
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES["projector"])
+        page.goto(f"{live_server}/tables/t1/projector")
+        page.wait_for_selector("#live-status.on")
+        first = page.locator("#scores tbody tr").first
+        expect(first).to_contain_text(f"1. {ranked[0].player}")
+        expect(first).to_contain_text("leader")
+        area = page.evaluate("Array.from(document.querySelectorAll('svg.grid')).reduce((sum, s) =>"
+                             " { const r = s.getBoundingClientRect(); return sum + r.width *"
+                             " r.height; }, 0)")
+        assert area >= 1920 * 1080 / 3  # the boards together cover a third of the screen
+        expect(page.locator("#review-banner")).to_be_hidden()
+        api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
+                 "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
+        expect(page.locator("#review-banner")).to_be_visible()
+        expect(page.locator("#review-banner")).to_contain_text("Under review")
+        browser.close()
+
+
+def test_the_tournament_projector_shows_round_progress_then_standings(live_server: str) -> None:
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    expect = playwright_api.expect
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
+                                                                  "Eve"]}).raise_for_status()
+    first = api.post("/api/tournaments/cup/games",
+                     json={"round": 1, "players": ["Ana", "Ben", "Cas"]}).json()
+    api.post("/api/tournaments/cup/games", json={"round": 1, "players": ["Dee", "Eve"]})
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES["projector"])
+        page.clock.install()
+        page.goto(f"{live_server}/tournaments/cup/projector")
+        page.wait_for_selector("#live-status.on")
+        expect(page.locator("#round-progress")).to_have_text("0 of 2 results in")
+        expect(page.locator("#standings")).to_be_hidden()
+        api.put(f"/api/tournaments/cup/games/{first['id']}/result",
+                json={"scores": {"Ana": 31, "Ben": 40, "Cas": 31}}).raise_for_status()
+        page.clock.run_for(1000)  # the page's refresh waits half a second
+        expect(page.locator("#round-progress")).to_have_text("1 of 2 results in")
+        expect(page.locator("#pairing-list")).to_contain_text("Ana, Ben, Cas · Ben wins")
+        page.clock.run_for(12_500)
+        expect(page.locator("#standings")).to_be_visible()
+        expect(page.locator("#pairings")).to_be_hidden()
         browser.close()

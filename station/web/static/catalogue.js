@@ -1,19 +1,17 @@
 // The catalogue page: one piece at a time; each answer is sent to the station, which checks
 // it against the engine's limits and answers with the one-line error when it is refused.
-// The organiser's token stays in sessionStorage (this tab only), as on the tournament page.
+// The organiser's token is the one stored for every page (token.js).
 (() => {
   const root = document.getElementById("catalogue");
   if (!root) return;
   const game = root.dataset.game;
   const tokenInput = document.getElementById("organiser-token");
   const message = document.getElementById("message");
-  const TOKEN_KEY = "packref-organiser-token";
   const pieces = Array.from(document.querySelectorAll("form.piece"));
   let current = 0;
 
   const say = (text, kind) => { message.textContent = text; message.className = "message " + (kind || ""); };
-  tokenInput.value = sessionStorage.getItem(TOKEN_KEY) || "";
-  tokenInput.addEventListener("input", () => sessionStorage.setItem(TOKEN_KEY, tokenInput.value));
+  window.PackrefToken.bind(tokenInput);
 
   async function send(method, url, body) {
     const token = tokenInput.value.trim();

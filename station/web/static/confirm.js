@@ -1,6 +1,6 @@
 // The table page's part of a tournament: when the game played here for a tournament ends,
 // each player confirms the final scores (or not: the organiser is then flagged). Uses the
-// referee's token kept in this browser (localStorage "packref-token").
+// referee's token kept in this browser (token.js, the one for every page).
 "use strict";
 (function () {
   const view = document.querySelector(".table-view[data-table]");
@@ -30,7 +30,7 @@
     box.querySelectorAll("button").forEach((button) => button.addEventListener("click", () => {
       fetch("/api/tournaments/" + encodeURIComponent(game.tournament) + "/games/" + game.id + "/confirm", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: "Bearer " + (localStorage.getItem("packref-token") || "") },
+        headers: { "Content-Type": "application/json", Authorization: "Bearer " + window.PackrefToken.get() },
         body: JSON.stringify({ player: button.dataset.player, agree: Boolean(button.dataset.agree) }),
       }).then((r) => r.json().then((body) => {
         if (r.ok) { render({ ...body, tournament: game.tournament }); return; }

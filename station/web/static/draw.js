@@ -32,13 +32,39 @@
     return out;
   }
 
-  function board(b) {
+  // A board in words for a screen reader: its size, what is filled and each piece's place.
+  function describeBoard(b) {
+    const rows = b.rows || [];
+    const columns = Math.max(0, ...rows.map((r) => r.length));
+    const pieces = [];
+    let free = 0;
+    rows.forEach((row, r) => row.forEach((cell, c) => {
+      const marks = (cell && cell.m) || [];
+      if (!cell) { free += 1; return; }
+      if (marks.includes("wall")) return;
+      const words = [cell.t, ...marks.filter((m) => m !== "minus")].filter(Boolean).join(" ");
+      pieces.push((marks.includes("minus") ? "minus one" : words || "filled") + " at row " + (r + 1) + ", column " + (c + 1));
+    }));
+    return b.title + ": " + rows.length + " rows by " + columns + " columns, " + free + " free squares" +
+      (pieces.length ? "; " + pieces.slice(0, 40).join("; ") + (pieces.length > 40 ? "; and " + (pieces.length - 40) + " more" : "") : "; nothing placed");
+  }
+
+  // ``flagged``: [{player, vehicle?, row, col}] — cells a flagged move names, marked on the board
+  function flaggedHere(b, flagged) {
+    return (flagged || []).filter((f) => b.title === f.player + ": " + f.vehicle ||
+      (!f.vehicle && b.title.startsWith(f.player + "'s ")));
+  }
+
+  function board(b, flagged) {
+    const marks = flaggedHere(b, flagged);
     const rows = b.rows || [];
     const width = Math.max(1, ...rows.map((r) => r.length)) * CELL;
     const height = Math.max(1, rows.length) * CELL;
-    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(b.title) + '">';
+    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(describeBoard(b)) + '">';
     rows.forEach((row, r) => row.forEach((cell, c) => { svg += cellSvg(cell, c * CELL, r * CELL); }));
+    marks.forEach((f) => { svg += '<rect class="flagged" x="' + (f.col * CELL + 1) + '" y="' + (f.row * CELL + 1) + '" width="' + (CELL - 2) + '" height="' + (CELL - 2) + '"/>'; });
     svg += "</svg>";
+    if (marks.length) svg = svg.replace('aria-label="', 'aria-label="' + escape(marks.map((f) => "flagged: row " + (f.row + 1) + ", column " + (f.col + 1)).join("; ")) + "; ");
     return '<figure class="board-figure"><figcaption>' + escape(b.title) + "</figcaption>" + svg + "</figure>";
   }
 
@@ -61,11 +87,11 @@
     return '<figure class="board-figure drone-figure"><figcaption>drone challenge</figcaption>' + svg + reached + pilots + "</figure>";
   }
 
-  function view(v) {
+  function view(v, flagged) {
     if (!v) return '<p class="muted">no game</p>';
     let html = "";
     if (v.drone) html += drone(v.drone);
-    html += (v.boards || []).map(board).join("");
+    html += (v.boards || []).map((b) => board(b, flagged)).join("");
     if ((v.lines || []).length) html += '<ul class="view-lines">' + v.lines.map((l) => "<li>" + escape(l) + "</li>").join("") + "</ul>";
     return html;
   }

@@ -6,23 +6,65 @@
   const tableId = root.dataset.table;
   const esc = window.PackrefDraw.escape;
   let current = JSON.parse(document.getElementById("snapshot").textContent);
+  const wordsBox = document.getElementById("game-words");
+  const gameWords = wordsBox ? JSON.parse(wordsBox.textContent) : {};  // title and legend by game
 
+  function winWords(winners) {
+    const names = winners.length > 1 ? winners.slice(0, -1).join(", ") + " and " + winners[winners.length - 1] : winners.join("");
+    return names + (winners.length === 1 ? " wins" : " win");
+  }
   function set(id, html) { const el = document.getElementById(id); if (el) el.innerHTML = html; }
   function setText(id, text) { const el = document.getElementById(id); if (el) el.textContent = text; }
 
+  const projector = document.body.classList.contains("projector");
+  // On the projector the scores are sorted, ranked and the leader marked; at the table they
+  // stay in seat order (people find themselves where they sit).
   function renderScores(game) {
     if (!game) return "";
-    return game.scores.map((s, i) => {
+    const seats = game.scores.map((s, i) => [s, i]);
+    if (projector) seats.sort((a, b) => b[0].total - a[0].total);
+    const best = Math.max(...game.scores.map((s) => s.total));
+    return seats.map(([s, i]) => {
+      const rank = 1 + game.scores.filter((o) => o.total > s.total).length;
+      const lead = projector ? '<span class="rank">' + rank + ".</span> " : "";
+      const leader = projector && s.total === best && !game.over ? ' <span class="turn-tag lead-tag">leader</span>' : "";
       const cls = (game.winners.includes(s.player) ? "winner" : "") + (game.current_player === i ? " to-act" : "");
       const parts = Object.entries(s.parts).map(([k, v]) => '<span class="part">' + esc(k) + " " + esc(v) + "</span>").join(" ");
-      return '<tr class="' + cls + '"><td class="player">' + esc(s.player) + '</td><td class="total" data-player="' + esc(s.player) + '">' + esc(s.total) + '</td><td class="parts">' + parts + "</td></tr>";
+      const tags = (game.current_player === i && !game.over ? ' <span class="turn-tag">to play</span>' : "") +
+        (game.winners.includes(s.player) ? ' <span class="turn-tag win-tag">winner</span>' : "");
+      return '<tr class="' + cls + '"><td class="player">' + lead + esc(s.player) + tags + leader + '</td><td class="total" data-player="' + esc(s.player) + '">' + esc(s.total) + '</td><td class="parts">' + parts + "</td></tr>";
     }).join("");
   }
 
-  function renderFlags(flags) {
+  // a score that changed is said to a screen reader, politely (after what it is reading)
+  let lastTotals = null;
+  function announceScores(game) {
+    const totals = game ? Object.fromEntries(game.scores.map((s) => [s.player, s.total])) : {};
+    const news = lastTotals ? Object.entries(totals).filter(([p, t]) => lastTotals[p] !== undefined && lastTotals[p] !== t)
+      .map(([p, t]) => p + " now has " + t + " points") : [];
+    lastTotals = totals;
+    if (news.length) setText("score-news", news.join(". ") + ".");
+  }
+
+  // the cells a flagged move names (a row and column, or boxes placed in vehicles), for the board
+  function flaggedCells(game, flags) {
+    const player = game.players[game.current_player];
+    const cells = [];
+    for (const f of flags) {
+      const a = f.action || {};
+      if (Number.isInteger(a.row) && Number.isInteger(a.col)) cells.push({ player: player, row: a.row, col: a.col });
+      for (const box of Array.isArray(a.boxes) ? a.boxes : []) {
+        if (box && Number.isInteger(box.row) && Number.isInteger(box.col)) cells.push({ player: player, vehicle: box.vehicle, row: box.row, col: box.col });
+      }
+    }
+    return cells;
+  }
+
+  function renderFlags(flags, recent) {
     if (!flags.length) return '<li class="muted">none</li>';
-    return flags.map((f) => '<li class="flag">event ' + f.seq + ": <strong>" + esc(f.reason) + "</strong>" +
-      (f.action ? ' <code>' + esc(JSON.stringify(f.action)) + "</code>" : "") +
+    const words = Object.fromEntries((recent || []).filter((e) => e.text).map((e) => [e.seq, e.text]));
+    return flags.map((f) => '<li class="flag" data-seq="' + f.seq + '">' + (words[f.seq] ? esc(words[f.seq]) : "event " + f.seq + ": <strong>" + esc(f.reason) + "</strong>") +
+      (f.action ? ' <details class="raw"><summary>as data</summary><code>' + esc(JSON.stringify(f.action)) + "</code></details>" : "") +
       ' <button type="button" data-accept="' + f.seq + '">accept</button>' +
       ' <button type="button" data-correct="' + f.seq + '">correct…</button></li>').join("");
   }
@@ -31,16 +73,22 @@
     const game = s.game;
     document.body.dataset.seq = s.seq;
     setText("seq", s.seq);
-    setText("game-name", game ? game.name : "no game yet");
-    setText("game-state", !game ? "" : game.over ? "game over — " + game.winners.join(", ") + " win" : game.players[game.current_player] + " to act");
+    const words = (game && gameWords[game.name]) || {};
+    setText("game-name", game ? words.title || game.name : "no game yet");
+    setText("legend", words.legend || "");
+    setText("game-state", !game ? "" : game.over ? "game over — " + winWords(game.winners) : game.players[game.current_player] + " to act");
     setText("actions", game ? game.actions : 0);
     const body = document.querySelector("#scores tbody");
     if (body) body.innerHTML = renderScores(game);
-    set("flags", renderFlags(s.flags));
-    set("board", game ? window.PackrefDraw.view(game.view) : "");
+    announceScores(game);
+    set("flags", renderFlags(s.flags, s.recent));
+    const banner = document.getElementById("review-banner");
+    if (banner) banner.hidden = s.flags.length === 0;
+    set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(game, s.flags)) : "");
     set("graph", window.PackrefDraw.massGraph(s.readings));
     renderPicker(game);
-    set("recent", s.recent.map((e) => "<li>" + e.seq + " <strong>" + esc(e.kind) + "</strong> " + esc(summary(e)) + ' <span class="muted">(' + esc(e.author) + ")</span></li>").join(""));
+    set("recent", s.recent.map((e) => '<li class="event event-' + esc(e.kind) + '">' + (e.text ? esc(e.text) :
+      "<strong>" + esc(e.kind) + "</strong> " + esc(summary(e))) + ' <span class="muted">(event ' + e.seq + ", " + esc(e.author) + ")</span></li>").join(""));
   }
 
   // -- the reveal picker: exactly the legal outcomes of the table's chance step (contracts §9)
@@ -67,11 +115,19 @@
     });
   }
 
+  // what a sensor or a person reported, before the engine took it (the action then follows)
+  function observationWords(o) {
+    const by = { declared: "declared by hand", warehouses: "seen by the camera", vehicles: "seen by the camera",
+      truck: "seen by the camera", button: "a button pressed" };
+    if (String(o.kind || "").startsWith("drone-")) return "the drone reported " + o.kind.slice(6).replace("-", " ");
+    return by[o.kind] || (o.kind ? "reported: " + o.kind : "");
+  }
+
   function summary(e) {
     if (e.kind === "flag") return e.reason;
     if (e.kind === "game") return e.game + ": " + e.players.join(", ");
+    if (e.kind === "observation") return observationWords(e.observation || {});
     if (e.action) return JSON.stringify(e.action).slice(0, 120);
-    if (e.kind === "observation") return (e.observation && e.observation.kind) || "";
     if (e.kind === "undo") return "takes back event " + e.undoes;
     if (e.kind === "accept") return "flag " + e.flag;
     return "";
@@ -92,10 +148,10 @@
 
   // -- referee -------------------------------------------------------------------------
   const tokenInput = document.getElementById("token");
-  if (tokenInput) tokenInput.value = localStorage.getItem("packref-token") || "";
+  window.PackrefToken.bind(tokenInput);
 
   async function write(path, body) {
-    localStorage.setItem("packref-token", tokenInput.value);
+    window.PackrefToken.set(tokenInput.value.trim());
     const response = await fetch("/api/tables/" + encodeURIComponent(tableId) + path, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: "Bearer " + tokenInput.value },
@@ -106,6 +162,19 @@
     return response.ok;
   }
 
+  // the correction picker: the legal actions in words, loaded when the referee needs them
+  let choicesSeq = -1;
+  function loadChoices() {
+    const select = document.getElementById("correction-choice");
+    if (!select || choicesSeq === current.seq) return Promise.resolve();
+    choicesSeq = current.seq;
+    return fetch("/tables/" + encodeURIComponent(tableId) + "/legal-choices").then((r) => r.text()).then((html) => { select.innerHTML = html; });
+  }
+  const referee = document.getElementById("referee");
+  if (referee) referee.addEventListener("toggle", () => { if (referee.open) loadChoices(); });
+  const choiceBox = document.getElementById("correction-choice");
+  if (choiceBox) choiceBox.addEventListener("focus", loadChoices);
+
   document.addEventListener("click", (event) => {
     const target = event.target;
     if (!(target instanceof HTMLElement)) return;
@@ -113,7 +182,7 @@
     if (target.dataset.correct) {
       document.getElementById("referee").open = true;
       document.getElementById("correction").dataset.flag = target.dataset.correct;
-      document.getElementById("correction").focus();
+      loadChoices().then(() => document.getElementById("correction-choice").focus());
     }
     if (target.id === "undo") write("/undo");
     if (target.id === "reveal") {
@@ -124,8 +193,12 @@
     }
     if (target.id === "correct") {
       const box = document.getElementById("correction");
+      const choice = document.getElementById("correction-choice");
       let action;
-      try { action = JSON.parse(box.value); } catch (e) { setText("referee-message", "the correction is not valid JSON"); return; }
+      // typed JSON (the advanced box) wins over the picker; else the chosen legal action
+      const text = box.value.trim() || choice.value;
+      if (!text) { setText("referee-message", "choose what really happened first"); return; }
+      try { action = JSON.parse(text); } catch (e) { setText("referee-message", "the correction is not valid JSON"); return; }
       const flag = box.dataset.flag ? Number(box.dataset.flag) : null;
       write("/corrections", { action: action, flag: flag }).then((ok) => { if (ok) { box.value = ""; delete box.dataset.flag; } });
     }

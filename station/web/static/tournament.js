@@ -1,7 +1,7 @@
 // A tournament page: on each "changed" from the WebSocket, fetch the standings again (at most
 // every two seconds) and redraw the table. For the organiser, a form enters a game's result by
-// hand: the token is kept in sessionStorage (this tab only) and sent only in the Authorization
-// header of that request.
+// hand: the token is the one stored for every page (token.js) and is sent only in the
+// Authorization header of that request.
 "use strict";
 (function () {
   const root = document.querySelector("[data-tournament]");
@@ -11,12 +11,28 @@
 
   function esc(text) { return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 
+  // "Ben", "Ana and Cas", "Ana, Ben and Cas": names as people say them
+  function names(people) {
+    return people.length > 1 ? people.slice(0, -1).join(", ") + " and " + people[people.length - 1] : people.join("");
+  }
+  function winWords(winners) { return names(winners) + (winners.length === 1 ? " wins" : " win"); }
+  // pending: no result yet; live: a game still being played at a table; done: a final result
+  function status(g) { return !g.result ? "pending" : g.result.final === false ? "live" : "done"; }
+
   function renderGame(g) {
-    let html = "<li>game " + g.id + ": " + esc(g.players.join(", "));
+    const state = status(g);
+    let html = '<li class="game game-' + state + '" data-game="' + g.id + '">game ' + g.id + ": " + esc(g.players.join(", "));
     if (g.table) html += ' at <a href="/tables/' + encodeURIComponent(g.table) + '">' + esc(g.table) + "</a>";
+    html += ' <span class="status-tag status-' + state + '">' + state + "</span>";
     if (g.result) {
       html += " — " + Object.entries(g.result.scores).map(([p, s]) => esc(p) + " " + esc(s)).join(", ");
-      html += " (" + esc(g.result.source) + (g.result.final === false ? ", in progress" : "") + ")";
+      html += " (" + esc(g.result.source) + ")";
+      if (g.result.winners && g.result.winners.length) {
+        html += ' · <strong class="winners">' + esc(winWords(g.result.winners)) + (state === "live" ? " so far" : "") + "</strong>";
+      }
+    }
+    if (document.getElementById("result-form") && g.result?.source !== "bye") {
+      html += ' <button type="button" class="enter-result" data-game="' + g.id + '">enter result</button>';
     }
     return html + "</li>";
   }
@@ -35,7 +51,26 @@
       " with the final scores</li>").join("");
   }
 
+  // the projector: the last round's pairings by table and its progress, then the standings
+  function renderPairings(t) {
+    const list = document.getElementById("pairing-list");
+    const last = t.rounds[t.rounds.length - 1];
+    if (!list || !last) return;
+    const done = last.games.filter((g) => g.result && g.result.final !== false).length;
+    document.getElementById("round-progress").textContent = done + " of " + last.games.length + " results in";
+    list.innerHTML = last.games.map((g) => "<li>" + esc(g.table ? "Table " + g.table : "Game " + g.id) + ": " + esc(g.players.join(", ")) +
+      (g.result && g.result.winners && g.result.winners.length ? " · " + esc(winWords(g.result.winners)) : "") + "</li>").join("") +
+      last.byes.map((p) => "<li>" + esc(p) + ": bye</li>").join("");
+  }
+  if (document.body.classList.contains("projector") && document.getElementById("pairings")) {
+    let showing = "pairings";  // alternate every 12 seconds, so the room sees both
+    const show = () => document.querySelectorAll("[data-slide]").forEach((el) => { el.hidden = el.dataset.slide !== showing; });
+    show();
+    setInterval(() => { showing = showing === "pairings" ? "standings" : "pairings"; show(); }, 12000);
+  }
+
   function render(t) {
+    renderPairings(t);
     document.querySelector("#standings tbody").innerHTML = t.standings.map((l) =>
       "<tr" + (l.player in t.dropped ? ' class="dropped"' : "") + "><td>" + l.rank + '</td><td class="player">' + esc(l.player) +
       "</td><td>" + l.played + "</td><td>" + l.wins + "</td><td>" + l.points + "</td><td>" + l.average + "</td><td>" +
@@ -62,13 +97,28 @@
   document.addEventListener("click", (event) => {
     const button = event.target.closest(".print-slips");
     if (button) printSlips(Number(button.dataset.round));
+    const enter = event.target.closest(".enter-result");
+    if (enter && gameSelect) {
+      gameSelect.value = enter.dataset.game;
+      fillRows();
+      say("", "");
+      form.scrollIntoView({ block: "start" });
+      const first = rows.querySelector("input[data-player]");
+      if (first) first.focus({ preventScroll: true });
+    }
   });
 
+  // A change that arrives while a fetch is under way is fetched again after it: the last
+  // change (a saved correction) is never lost behind an earlier one.
+  let again = false;
   function refresh() {
-    if (waiting) return;
+    if (waiting) { again = true; return; }
     waiting = true;
     setTimeout(() => {
-      fetch("/api/tournaments/" + encodeURIComponent(id)).then((r) => r.json()).then(render).finally(() => { waiting = false; });
+      fetch("/api/tournaments/" + encodeURIComponent(id)).then((r) => r.json()).then(render).finally(() => {
+        waiting = false;
+        if (again) { again = false; refresh(); }
+      });
     }, 500);
   }
 
@@ -87,7 +137,7 @@
   const gameSelect = document.getElementById("result-game");
   const rows = document.getElementById("result-rows");
   const message = document.getElementById("result-message");
-  const TOKEN_KEY = "packref-organiser-token";
+  const override = document.getElementById("result-override");
 
   function games() { return current.rounds.flatMap((r) => r.games.map((g) => Object.assign({ round: r.round }, g))); }
   function selectedGame() { return games().find((g) => String(g.id) === gameSelect.value); }
@@ -99,29 +149,74 @@
 
   function fillGames() {
     if (!form) return;
-    const chosen = gameSelect.value;
+    const chosen = gameSelect.dataset.filled ? gameSelect.value : null;  // first time: the next game
+    gameSelect.dataset.filled = "yes";
     const list = games();
     gameSelect.innerHTML = list.map((g) => '<option value="' + g.id + '">round ' + g.round + " · game " + g.id + ": " +
       esc(g.players.join(", ")) + (g.result && g.result.source === "hand" ? " (entered)" : "") + "</option>").join("");
+    const next = list.find((g) => !g.result);
     if (list.some((g) => String(g.id) === chosen)) gameSelect.value = chosen;
+    else if (next) gameSelect.value = String(next.id);
     document.getElementById("result-save").disabled = list.length === 0;
     if (list.length === 0) say("No game yet: add one to a round first.", "");
     else if (message.textContent.startsWith("No game yet")) say("", "");
     if (gameSelect.value !== rows.dataset.game) fillRows();
   }
 
+  // The form starts from the stored scores but never from the stored winners: a correction
+  // must not send the old winners back as an override (the highest total wins unless the
+  // organiser ticks "choose the winners myself").
   function fillRows() {
     const game = selectedGame();
     rows.dataset.game = game ? String(game.id) : "";
-    if (!game) { rows.innerHTML = ""; return; }
+    override.checked = false;
+    if (!game) { rows.innerHTML = ""; preview(); return; }
     const hand = game.result && game.result.source === "hand" ? game.result : null;
     rows.innerHTML = game.players.map((p, i) => {
       const score = hand ? hand.scores[p] : "";
-      const won = hand && hand.winners.includes(p) ? " checked" : "";
       return '<div class="score-row"><label class="score-player" for="score-' + i + '">' + esc(p) + "</label>" +
         '<input type="number" inputmode="numeric" step="1" id="score-' + i + '" data-player="' + esc(p) + '" value="' + esc(score) + '">' +
-        '<label class="winner-box"><input type="checkbox" data-winner="' + esc(p) + '" aria-label="' + esc(p) + ' is a winner"' + won + "> winner</label></div>";
+        '<label class="winner-box" hidden><input type="checkbox" data-winner="' + esc(p) + '" aria-label="' + esc(p) + ' is a winner"> winner</label></div>';
     }).join("");
+    showWinnerBoxes();
+  }
+
+  function enteredScores() {
+    const scores = {};
+    for (const input of rows.querySelectorAll("input[data-player]")) {
+      if (!/^-?\d+$/.test(input.value.trim())) return null;
+      scores[input.dataset.player] = Number(input.value.trim());
+    }
+    return scores;
+  }
+
+  function chosenWinners() {
+    if (!override.checked) return [];
+    return Array.from(rows.querySelectorAll("input[data-winner]:checked"), (box) => box.dataset.winner);
+  }
+
+  // The winners the station will record for what is on the form (the same rule as the server).
+  function expectedWinners() {
+    const chosen = chosenWinners();
+    if (chosen.length) return chosen;
+    const scores = enteredScores();
+    if (!scores || !Object.keys(scores).length) return [];
+    const best = Math.max(...Object.values(scores));
+    return Object.keys(scores).filter((p) => scores[p] === best);
+  }
+
+  function preview() {
+    const box = document.getElementById("result-preview");
+    if (!box) return;
+    const winners = expectedWinners();
+    if (!winners.length) { box.textContent = override.checked ? "Tick at least one winner, or the highest total wins." : "Enter every score to see who wins."; return; }
+    box.textContent = "On saving: " + winWords(winners) + (chosenWinners().length ? " (chosen by the organiser)." : " (the highest total).");
+  }
+
+  function showWinnerBoxes() {
+    for (const label of rows.querySelectorAll(".winner-box")) label.hidden = !override.checked;
+    if (!override.checked) for (const box of rows.querySelectorAll("input[data-winner]")) box.checked = false;
+    preview();
   }
 
   async function save(event) {
@@ -130,16 +225,14 @@
     const token = tokenInput.value.trim();
     if (!game) return say("Choose a game first.", "error");
     if (!token) { tokenInput.focus(); return say("Enter the organiser's token first.", "error"); }
-    const scores = {};
-    for (const input of rows.querySelectorAll("input[data-player]")) {
-      if (!/^-?\d+$/.test(input.value.trim())) {
-        input.focus();
-        return say("Enter a whole-number score for " + input.dataset.player + ".", "error");
-      }
-      scores[input.dataset.player] = Number(input.value.trim());
+    const scores = enteredScores();
+    if (!scores) {
+      const input = Array.from(rows.querySelectorAll("input[data-player]")).find((i) => !/^-?\d+$/.test(i.value.trim()));
+      input.focus();
+      return say("Enter a whole-number score for " + input.dataset.player + ".", "error");
     }
     const body = { scores: scores };
-    const winners = Array.from(rows.querySelectorAll("input[data-winner]:checked"), (box) => box.dataset.winner);
+    const winners = chosenWinners();
     if (winners.length) body.winners = winners;
     const button = document.getElementById("result-save");
     button.disabled = true;
@@ -152,7 +245,8 @@
       });
       const answer = await response.json().catch(() => ({}));
       if (response.ok) {
-        say("Saved: game " + game.id + " — " + Object.entries(answer.result.scores).map(([p, s]) => p + " " + s).join(", ") + ".", "ok");
+        say("Saved: game " + game.id + " — " + Object.entries(answer.result.scores).map(([p, s]) => p + " " + s).join(", ") + ". " +
+          winWords(answer.result.winners) + ".", "ok");
         refresh();  // the WebSocket says so too; this is for a page whose socket is down
       } else {
         const detail = typeof answer.detail === "string" ? answer.detail : response.statusText;
@@ -194,12 +288,11 @@
   }
 
   if (form) {
-    tokenInput.value = sessionStorage.getItem(TOKEN_KEY) || "";
-    tokenInput.addEventListener("input", () => {
-      if (tokenInput.value) sessionStorage.setItem(TOKEN_KEY, tokenInput.value);
-      else sessionStorage.removeItem(TOKEN_KEY);
-    });
+    window.PackrefToken.bind(tokenInput);
     gameSelect.addEventListener("change", () => { fillRows(); say("", ""); });
+    rows.addEventListener("input", preview);
+    rows.addEventListener("change", preview);
+    override.addEventListener("change", showWinnerBoxes);
     form.addEventListener("submit", save);
     fillGames();
   }

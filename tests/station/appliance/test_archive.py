@@ -27,7 +27,7 @@ from station.live.station import Station
 from tests.conftest import REPO
 from tests.station.conftest import TOKEN
 
-SCRIPT = REPO / "fixtures" / "demo" / "camera" / "small-warehouse.json"
+SCRIPT = REPO / "station" / "demo" / "recordings" / "camera" / "small-warehouse.json"
 CAMERA_ACTIONS = 3  # the demo table is stopped after the camera's third ruling
 
 

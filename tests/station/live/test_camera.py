@@ -30,7 +30,7 @@ from station.live.station import Station
 from station.store import EventStore, open_database
 from tests.conftest import REPO
 
-SCRIPT = REPO / "fixtures" / "demo" / "camera" / "small-warehouse.json"
+SCRIPT = REPO / "station" / "demo" / "recordings" / "camera" / "small-warehouse.json"
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,78 @@
+"""Events and flags in words, as people at the table say them.
+
+Each game's record may have ``describe(state, action)``: the action in a sentence,
+``state`` being the game *before* the action (so the player to act is the one who
+acted). Without one, or when it fails, the action's fields are read out plainly.
+
+    >>> from rules import get_game
+    >>> state = get_game("removal").new_game(["Ana", "Ben"], seed=2)
+    >>> describe_action(state, {"type": "drive", "helpers": []})
+    'Ana drove the truck away'
+    >>> at(1, 2)
+    'row 2, column 3'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import Action, State
+from rules.engine import REVEAL
+
+
+def at(row: int, col: int) -> str:
+    """A board position in words, counted from 1 as people count."""
+    return f"row {int(row) + 1}, column {int(col) + 1}"
+
+
+def actor(state: State) -> str:
+    """The player to act in ``state`` (the one who takes the next action)."""
+    try:
+        return state.players[state.current_player()]
+    except (IndexError, TypeError, ValueError):
+        return "The table"
+
+
+def plain(action: Action) -> str:
+    """An action's fields read out, for a game without words of its own."""
+    fields = ", ".join(f"{key} {value}" for key, value in action.items() if key != "type")
+    return f"{action.get('type', 'action')}" + (f" ({fields})" if fields else "")
+
+
+def describe_action(state: State, action: Action) -> str:
+    """``action`` in a sentence, from the game's record (see the module's docstring)."""
+    from station.games import game_record
+
+    record = game_record(state.game.name)
+    shown = state.public_action(action)
+    try:
+        if shown.get("type") == REVEAL and record is not None and record.reveal_label:
+            return f"Revealed {record.reveal_label(state, shown)}"
+        if record is not None and record.describe is not None:
+            return record.describe(state, shown)
+    except Exception:  # words are a courtesy: a strange action is read out plainly
+        pass
+    return f"{actor(state)}: {plain(shown)}"
+
+
+def describe_event(state: State | None, kind: str, payload: dict[str, Any]) -> str | None:
+    """A stored event (``kind``, ``payload``) in a sentence, or None when it has no words."""
+    action = payload.get("action")
+    if kind == "game":
+        from station.games import game_record
+
+        record = game_record(str(payload.get("game")))
+        title = record.title if record is not None else payload.get("game")
+        return f"A new game of {title}: {', '.join(payload.get('players', []))}"
+    if kind == "undo":
+        return f"The referee took back event {payload.get('undoes')}"
+    if kind == "accept":
+        return f"The referee accepted the move flagged at event {payload.get('flag')}"
+    if state is None or not isinstance(action, dict):
+        return None
+    said = describe_action(state, action)
+    if kind == "correction":
+        return f"Referee's correction: {said}"
+    if kind == "flag":
+        return f"Not accepted: {said} — {payload.get('reason', '')}"
+    return said
