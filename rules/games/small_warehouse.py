@@ -105,9 +105,9 @@ REVEAL_KEYS = {"warehouse": frozenset({"type", "zone", "player", "card"}),
 
 Squares = tuple[str, ...]
 Cell = tuple[int, int, str]
-TurnedCardTable = tuple[
-    tuple[int, ...], tuple[FrozenAction, ...], tuple["Action", ...], tuple[FrozenAction, ...]
-]
+TurnedCardTable = tuple[tuple[int, ...], tuple[FrozenAction, ...], tuple["Action", ...]]
+# Per distinct turn of a card: position masks and "supply-or-hand" place actions (deal="table").
+EitherCardTable = tuple[tuple[int, ...], tuple[FrozenAction, ...]]
 
 
 # --------------------------------------------------------------------------- game
@@ -233,7 +233,7 @@ class SmallWarehouseState(State):
         actions: list[Action] = []
         for card_id in supply:
             if card_id is not None:
-                for masks, listed, _, _ in self._card_table(card_id):
+                for masks, listed, _ in self._card_table(card_id):
                     actions += map(listed.__getitem__, reachable.indices(masks))
         for card_id in hand:
             if card_id is not None:
@@ -241,10 +241,10 @@ class SmallWarehouseState(State):
         if self.deal == "table" and (None in supply or None in hand):
             for card_id in self.unlocated():
                 if None not in hand:
-                    for masks, listed, _, _ in self._card_table(card_id):
+                    for masks, listed, _ in self._card_table(card_id):
                         actions += map(listed.__getitem__, reachable.indices(masks))
                 elif None in supply:
-                    for masks, _, _, either in self._card_table(card_id):
+                    for masks, either in self._either_table(card_id):
                         actions += map(either.__getitem__, reachable.indices(masks))
                 else:
                     actions += self._hand_placements(card_id, reachable, refills)
@@ -253,7 +253,7 @@ class SmallWarehouseState(State):
     def _hand_placements(self, card_id: str, reachable: _ReachablePositions,
                          refills: Sequence[str | None]) -> list[Action]:
         return [dict(templates[index], refill=refill)
-                for masks, _, templates, _ in self._card_table(card_id)
+                for masks, _, templates in self._card_table(card_id)
                 for index in reachable.indices(masks) for refill in refills]
 
     def check(self, action: Action) -> None:
@@ -525,6 +525,16 @@ class SmallWarehouseState(State):
             self.options["warehouse_cols"],
         )
 
+    def _either_table(self, card_id: str) -> tuple[EitherCardTable, ...]:
+        """The "supply-or-hand" placements of a card, per distinct turn (deal="table" only)."""
+        return _either_table(
+            card_id,
+            tuple(self.setup["cards"][card_id]),
+            ROTATIONS if self.options["rotation"] else (0,),
+            self.options["warehouse_rows"],
+            self.options["warehouse_cols"],
+        )
+
 
 # ------------------------------------------------------------------------ scoring
 @dataclass(frozen=True)
@@ -657,12 +667,13 @@ def _card_table(
     card_id: str, squares: Squares, rotations: tuple[int, ...], rows: int, cols: int
 ) -> tuple[TurnedCardTable, ...]:
     """Per distinct turn of a card: each position's footprint mask, its place action from
-    the supply, its place action from the hand (still without ``refill``) and its place
-    action from the supply or the hand (a card not seen before, in a game dealt by hand).
+    the supply and its place action from the hand (still without ``refill``). The place
+    actions from the supply or the hand (a game dealt by hand) are in :func:`_either_table`,
+    built only when such a game needs them, so seeded games do not pay for them.
 
     Shared between calls and games (it is what keeps ``legal_actions`` fast): the supply
     actions are read-only :class:`~rules.engine.FrozenAction` and handed out as they are;
-    the hand templates are only ever copied (with a ``refill``). About 1.5 MB for the
+    the hand templates are only ever copied (with a ``refill``). About 1 MB for the
     default catalogue's 20 cards.
     """
     tables = []
@@ -670,13 +681,30 @@ def _card_table(
         cells = _oriented_cells(squares, rotation)
         positions = _positions(cells, rows, cols)
         masks = _position_masks(tuple((row, col) for row, col, _ in cells), rows, cols)
-        supply, hand, either = (
+        supply, hand = (
             tuple({"type": "place", "source": source, "card": card_id, "row": row, "col": col,
                    "rotation": rotation} for row, col in positions)
-            for source in (*SOURCES, EITHER)
+            for source in SOURCES
         )
-        tables.append((masks, tuple(map(FrozenAction, supply)), hand,
-                       tuple(map(FrozenAction, either))))
+        tables.append((masks, tuple(map(FrozenAction, supply)), hand))
+    return tuple(tables)
+
+
+@lru_cache(maxsize=256)
+def _either_table(
+    card_id: str, squares: Squares, rotations: tuple[int, ...], rows: int, cols: int
+) -> tuple[EitherCardTable, ...]:
+    """Per distinct turn of a card (in :func:`_card_table`'s order): each position's footprint
+    mask and its read-only place action from the supply or the hand (a card not seen before,
+    in a game dealt by hand). Shared between calls and games like :func:`_card_table`."""
+    tables = []
+    for rotation in _distinct_rotations(squares, rotations):
+        cells = _oriented_cells(squares, rotation)
+        positions = _positions(cells, rows, cols)
+        masks = _position_masks(tuple((row, col) for row, col, _ in cells), rows, cols)
+        tables.append((masks, tuple(
+            FrozenAction({"type": "place", "source": EITHER, "card": card_id, "row": row,
+                          "col": col, "rotation": rotation}) for row, col in positions)))
     return tuple(tables)
 
 
