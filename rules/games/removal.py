@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
@@ -284,18 +285,26 @@ class RemovalState(DealtHouse, State):
     def _loads(self, kind: str, tile: str, helpers: list[int],
                anchor_masks: list[tuple[int, bool, int]]) -> list[Action]:
         """Every ``load`` (of ``tile`` from the house) or ``load-stored`` with ``helpers``."""
-        where = self.truck(self.data["turn"]).cell_of
+        # The hottest loop of a random game: cells looked up by their lowest set bit, and
+        # the two kinds of action built in separate loops (same actions, same order).
+        truck = self.truck(self.data["turn"])
+        cell_at = _cells_by_low_bit(truck.rows, truck.cols)
         actions: list[Action] = []
         add = actions.append
-        for rotation, flip, anchors in anchor_masks:
-            while anchors:
-                low = anchors & -anchors
-                row, col = where[low.bit_length() - 1]
-                anchors ^= low
-                if kind == "load":
+        if kind == "load":
+            for rotation, flip, anchors in anchor_masks:
+                while anchors:
+                    low = anchors & -anchors
+                    anchors ^= low
+                    row, col = cell_at[low]
                     add({"type": kind, "item": tile, "row": row, "col": col,
                          "rotation": rotation, "flip": flip, "helpers": [*helpers]})
-                else:
+        else:
+            for rotation, flip, anchors in anchor_masks:
+                while anchors:
+                    low = anchors & -anchors
+                    anchors ^= low
+                    row, col = cell_at[low]
                     add({"type": kind, "row": row, "col": col, "rotation": rotation,
                          "flip": flip, "helpers": [*helpers]})
         return actions
@@ -459,3 +468,9 @@ class RemovalState(DealtHouse, State):
 
 
 register(RemovalGame())
+
+
+@cache
+def _cells_by_low_bit(rows: int, cols: int) -> dict[int, tuple[int, int]]:
+    """(row, col) of each cell of a ``rows × cols`` truck, keyed by the cell's bit (``1 << i``)."""
+    return {1 << bit: divmod(bit, cols) for bit in range(rows * cols)}
