@@ -247,7 +247,8 @@ class PickNPackersState(State):
     def check(self, action: Action) -> None:
         kind = action["type"]
         require(kind in ACTION_KEYS, f"{GAME_NAME} has no action {kind!r}")
-        require(action.keys() == ACTION_KEYS[kind],
+        if action.keys() != ACTION_KEYS[kind]:  # the message is built only when it is needed
+            raise IllegalAction(
                 f"a {kind} action has exactly: {', '.join(sorted(ACTION_KEYS[kind]))}")
         phase = self.data["phase"]
         if kind == "speculate":
