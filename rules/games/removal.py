@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
 from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
@@ -285,26 +284,18 @@ class RemovalState(DealtHouse, State):
     def _loads(self, kind: str, tile: str, helpers: list[int],
                anchor_masks: list[tuple[int, bool, int]]) -> list[Action]:
         """Every ``load`` (of ``tile`` from the house) or ``load-stored`` with ``helpers``."""
-        # The hottest loop of a random game: cells looked up by their lowest set bit, and
-        # the two kinds of action built in separate loops (same actions, same order).
-        truck = self.truck(self.data["turn"])
-        cell_at = _cells_by_low_bit(truck.rows, truck.cols)
+        where = self.truck(self.data["turn"]).cell_of
         actions: list[Action] = []
         add = actions.append
-        if kind == "load":
-            for rotation, flip, anchors in anchor_masks:
-                while anchors:
-                    low = anchors & -anchors
-                    anchors ^= low
-                    row, col = cell_at[low]
+        for rotation, flip, anchors in anchor_masks:
+            while anchors:
+                low = anchors & -anchors
+                row, col = where[low.bit_length() - 1]
+                anchors ^= low
+                if kind == "load":
                     add({"type": kind, "item": tile, "row": row, "col": col,
                          "rotation": rotation, "flip": flip, "helpers": [*helpers]})
-        else:
-            for rotation, flip, anchors in anchor_masks:
-                while anchors:
-                    low = anchors & -anchors
-                    anchors ^= low
-                    row, col = cell_at[low]
+                else:
                     add({"type": kind, "row": row, "col": col, "rotation": rotation,
                          "flip": flip, "helpers": [*helpers]})
         return actions
@@ -468,9 +459,3 @@ class RemovalState(DealtHouse, State):
 
 
 register(RemovalGame())
-
-
-@cache
-def _cells_by_low_bit(rows: int, cols: int) -> dict[int, tuple[int, int]]:
-    """(row, col) of each cell of a ``rows × cols`` truck, keyed by the cell's bit (``1 << i``)."""
-    return {1 << bit: divmod(bit, cols) for bit in range(rows * cols)}
