@@ -185,6 +185,10 @@ class PickNPackersState(State):
     speculations, ending).
     """
 
+    # Set once seeded_reveal() finds every shop cell laid (a laid cell never empties), so
+    # that the grid is not scanned again after each action; not part of the position.
+    _shop_full = False
+
     def initial_data(self) -> dict[str, Any]:
         return {"round": 0, "phase": SPECULATION, "pilots": self._pilot_names(0),
                 "speculations": {}, "reached": HOME, "loaded": [],
@@ -213,9 +217,12 @@ class PickNPackersState(State):
         phase = self.data["phase"]
         if phase == OVER:
             return None
+        # The arithmetic of pilots()/speculators() inlined: this runs on every step.
+        count = len(self.players)
+        first = (self.options["starting_player"] + self.data["round"]) % count
         if phase == SPECULATION:
-            return self.speculators()[len(self.data["speculations"])]
-        return self.pilots()[0]
+            return (first + PILOTS_PER_ROUND + len(self.data["speculations"])) % count
+        return first
 
     def is_over(self) -> bool:
         return self.data["phase"] == OVER
@@ -240,7 +247,8 @@ class PickNPackersState(State):
     def check(self, action: Action) -> None:
         kind = action["type"]
         require(kind in ACTION_KEYS, f"{GAME_NAME} has no action {kind!r}")
-        require(action.keys() == ACTION_KEYS[kind],
+        if action.keys() != ACTION_KEYS[kind]:  # the message is built only when it is needed
+            raise IllegalAction(
                 f"a {kind} action has exactly: {', '.join(sorted(ACTION_KEYS[kind]))}")
         phase = self.data["phase"]
         if kind == "speculate":
@@ -264,9 +272,9 @@ class PickNPackersState(State):
     def perform(self, action: Action) -> None:
         kind = action["type"]
         if kind == "speculate":
-            speculator = self.players[self.speculators()[len(self.data["speculations"])]]
-            self.data["speculations"][speculator] = action["card"]
-            if len(self.data["speculations"]) == len(self.speculators()):
+            speculations = self.data["speculations"]
+            speculations[self.players[self.current_player()]] = action["card"]  # type: ignore[index]
+            if len(speculations) == len(self.players) - PILOTS_PER_ROUND:
                 self.data["phase"] = CHALLENGE
         elif kind == "load":
             self.data["loaded"].append(self.drone_card())
@@ -284,12 +292,13 @@ class PickNPackersState(State):
     def seeded_reveal(self) -> Action | None:
         """The seed's next reveal: an unseen shop card's place (all at setup), then the
         present just loaded (a present is known once it lies on the drone)."""
-        shop = self.data["shop"]
-        for row, cards in enumerate(shop):
-            if None in cards:
-                col = cards.index(None)
-                return {"type": REVEAL, "zone": SHOP, "row": row, "col": col,
-                        "card": self.setup["layout"][row][col]}
+        if not self._shop_full:  # a filled cell never empties: stop looking once all are
+            for row, cards in enumerate(self.data["shop"]):
+                if None in cards:
+                    col = cards.index(None)
+                    return {"type": REVEAL, "zone": SHOP, "row": row, "col": col,
+                            "card": self.setup["layout"][row][col]}
+            self._shop_full = True
         loaded = self.data["loaded"]
         if loaded and self.data["present_cards"][loaded[-1]] is None:
             number = loaded[-1]
