@@ -37,7 +37,8 @@ PLAY = ("import sys\nfrom rules.playout import random_game\nfrom rules.registry 
 
 def instructions(checkout: Path, game: str, players: int, games: int) -> int:
     """Instructions executed by ``games`` seeded random games of ``game`` in ``checkout``."""
-    environment = dict(os.environ, PYTHONPATH=str(checkout))
+    # a fixed hash seed: set and dict orders, and so the count, the same run after run
+    environment = dict(os.environ, PYTHONPATH=str(checkout), PYTHONHASHSEED="0")
     command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                sys.executable, "-c", PLAY, game, str(players), str(games)]
     finished = subprocess.run(command, env=environment, cwd=checkout, capture_output=True,
