@@ -43,6 +43,10 @@ POINTS_PER_MM = 72 / 25.4
 LABEL_STRIP_MM = 8.0
 A4_MM = (210.0, 297.0)
 PAGE_MARGIN_MM = 10.0
+PAPERS = {"a4": A4_MM, "letter": (215.9, 279.4)}
+FOOTER_MM = 16.0  # under the printable area: the tile label and the scale bar
+OVERLAP_MM = 10.0  # tiles of a mat share this much, shaded grey on the tile beneath
+SCALE_BAR_MM = 100.0
 
 
 @dataclass(frozen=True)
@@ -148,13 +152,16 @@ def _sticker(sticker: Sticker, px_per_mm: float) -> np.ndarray:
     return tile
 
 
-def draw_sticker_sheets(stickers: list[Sticker], px_per_mm: float) -> list[np.ndarray]:
-    """A4 pages (BGR) of tag stickers, each with its id and piece written under it."""
-    width, height = (round(v * px_per_mm) for v in A4_MM)
+def draw_sticker_sheets(stickers: list[Sticker], px_per_mm: float,
+                        paper: str | None = None) -> list[np.ndarray]:
+    """A4 pages (BGR) of tag stickers, each with its id and piece written under it; on
+    ``paper`` (``a4``, ``letter``) pages with a 100 mm scale bar in a footer."""
+    width, height = (round(v * px_per_mm) for v in paper_size(paper or "a4"))
     margin = round(PAGE_MARGIN_MM * px_per_mm)
     pages, page = [], None
     x = y = margin
     row_height = 0
+    footer = round(FOOTER_MM * px_per_mm) if paper else 0
     scale = max(0.2, px_per_mm * 0.06)
     for sticker in stickers:
         tile = _sticker(sticker, px_per_mm)
@@ -163,7 +170,7 @@ def draw_sticker_sheets(stickers: list[Sticker], px_per_mm: float) -> list[np.nd
         if page is None or x + cell_w > width - margin:
             x, y = margin, y + row_height
             row_height = 0
-        if page is None or y + cell_h > height - margin:
+        if page is None or y + cell_h > height - margin - footer:
             page = np.full((height, width, 3), 255, np.uint8)
             pages.append(page)
             x = y = margin
@@ -173,6 +180,114 @@ def draw_sticker_sheets(stickers: list[Sticker], px_per_mm: float) -> list[np.nd
                         cv2.FONT_HERSHEY_SIMPLEX, scale, (60, 60, 60), 1, cv2.LINE_AA)
         x += cell_w + round(4 * px_per_mm)
         row_height = max(row_height, cell_h + round(3 * px_per_mm))
+    if paper:
+        for page in pages:
+            draw_scale_bar(page, px_per_mm)
+    return pages
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    """Width and height in mm of a paper name (``a4``, ``letter``).
+
+    >>> paper_size("letter")
+    (215.9, 279.4)
+    """
+    if paper not in PAPERS:
+        raise KitError(f"--paper {paper}: use {' or '.join(PAPERS)}")
+    return PAPERS[paper]
+
+
+def printable_mm(paper: str) -> tuple[float, float]:
+    """The part of a page a mat (or a tile of one) may fill: inside the margins, above
+    the footer."""
+    width, height = paper_size(paper)
+    return width - 2 * PAGE_MARGIN_MM, height - 2 * PAGE_MARGIN_MM - FOOTER_MM
+
+
+def tile_spans(length: int, usable: int, overlap: int) -> list[tuple[int, int]]:
+    """(start, size) of the fewest equal tiles of at most ``usable`` that cover ``length``
+    with neighbours sharing ``overlap`` (one tile when it fits).
+
+    >>> tile_spans(260, 190, 10)
+    [(0, 135), (125, 135)]
+    >>> tile_spans(100, 190, 10)
+    [(0, 100)]
+    """
+    if length <= usable:
+        return [(0, length)]
+    count = -(-(length - overlap) // (usable - overlap))
+    size = -(-(length + (count - 1) * overlap) // count)
+    starts = [min(index * (size - overlap), length - size) for index in range(count)]
+    return [(start, size) for start in starts]
+
+
+def draw_scale_bar(page: np.ndarray, px_per_mm: float) -> None:
+    """A 100 mm bar (ticks every 10 mm) at the bottom left of the page, at true scale."""
+    x0 = round(PAGE_MARGIN_MM * px_per_mm)
+    y = page.shape[0] - round((PAGE_MARGIN_MM + 3) * px_per_mm)
+    length = round(SCALE_BAR_MM * px_per_mm)
+    thick = max(1, round(0.8 * px_per_mm))
+    page[y:y + thick, x0:x0 + length] = 0
+    for tick in range(0, 11):
+        x = min(x0 + round(tick * 10 * px_per_mm), x0 + length - 1)
+        page[y - round(2 * px_per_mm):y, x:x + max(1, thick // 2)] = 0
+    cv2.putText(page, "100 mm: measure to check the print is at 100 %",
+                (x0 + length + round(3 * px_per_mm), y + thick),
+                cv2.FONT_HERSHEY_SIMPLEX, max(0.2, px_per_mm * 0.05), (60, 60, 60), 1,
+                cv2.LINE_AA)
+
+
+def _footer_text(page: np.ndarray, text: str, px_per_mm: float) -> None:
+    cv2.putText(page, text, (round(PAGE_MARGIN_MM * px_per_mm),
+                             page.shape[0] - round((PAGE_MARGIN_MM + 9) * px_per_mm)),
+                cv2.FONT_HERSHEY_SIMPLEX, max(0.2, px_per_mm * 0.06), (40, 40, 40), 1,
+                cv2.LINE_AA)
+
+
+def tile_mat(image: np.ndarray, mat_id: int, px_per_mm: float,
+             paper: str) -> list[tuple[np.ndarray, tuple[int, int, int, int]]]:
+    """Pages of ``paper`` (BGR) holding a mat image, tiled with a 10 mm overlap when it
+    is larger than the printable area, each with the tile's label, alignment marks and a
+    100 mm scale bar; with each page, the part of the image it holds (x, y, w, h in px)."""
+    page_w, page_h = (round(v * px_per_mm) for v in paper_size(paper))
+    usable_w, usable_h = (int(v * px_per_mm) for v in printable_mm(paper))
+    overlap = round(OVERLAP_MM * px_per_mm)
+    height, width = image.shape[:2]
+    xs, ys = tile_spans(width, usable_w, overlap), tile_spans(height, usable_h, overlap)
+    margin = round(PAGE_MARGIN_MM * px_per_mm)
+    mark = round(5 * px_per_mm)
+    total, pages = len(xs) * len(ys), []
+    for row, (y, h) in enumerate(ys):
+        for col, (x, w) in enumerate(xs):
+            tile = image[y:y + h, x:x + w].copy()
+            grey = np.full_like(tile, 160)
+            if col + 1 < len(xs):  # the next tile to the right is glued over this strip
+                strip = xs[col + 1][0] - x
+                tile[:, strip:] = cv2.addWeighted(tile[:, strip:], 0.5, grey[:, strip:], 0.5, 0)
+            if row + 1 < len(ys):
+                strip = ys[row + 1][0] - y
+                tile[strip:] = cv2.addWeighted(tile[strip:], 0.5, grey[strip:], 0.5, 0)
+            page = np.full((page_h, page_w, 3), 255, np.uint8)
+            page[margin:margin + h, margin:margin + w] = tile
+            if total > 1:  # alignment marks in the margin at every tile edge
+                for edge in (margin, margin + w - 1):
+                    cv2.line(page, (edge, margin - mark), (edge, margin - 2), (0, 0, 0), 1)
+                    cv2.line(page, (edge, margin + h + 1), (edge, margin + h + mark),
+                             (0, 0, 0), 1)
+                for edge in (margin, margin + h - 1):
+                    cv2.line(page, (margin - mark, edge), (margin - 2, edge), (0, 0, 0), 1)
+                    cv2.line(page, (margin + w + 1, edge), (margin + w + mark, edge),
+                             (0, 0, 0), 1)
+                number = row * len(xs) + col + 1
+                how = ("the others are glued over its grey strips" if number == 1 else
+                       "trim its top/left margin, glue it over the grey strip")
+                text = (f"mat {mat_id}, tile {number} of {total} (row {row + 1}, column "
+                        f"{col + 1}): {how}")
+            else:
+                text = f"mat {mat_id}: cut along the outer white edge"
+            _footer_text(page, text, px_per_mm)
+            draw_scale_bar(page, px_per_mm)
+            pages.append((page, (x, y, w, h)))
     return pages
 
 
@@ -228,9 +343,14 @@ def _preview(image: np.ndarray, path: Path, px_per_mm: float) -> Path:
 
 
 def write_kit(out: Path, mats: list[KitMat], stickers: list[Sticker],
-              px_per_mm: float = 10.0) -> list[Path]:
+              px_per_mm: float = 10.0, paper: str | None = None) -> list[Path]:
     """Write ``<game>.pdf`` (one true-size page per mat), ``tags.pdf`` (A4 sticker
-    sheets), PNG previews, ``mats-<game>.json`` (ready for ``--mats``) and ``kit.json``."""
+    sheets), PNG previews, ``mats-<game>.json`` (ready for ``--mats``) and ``kit.json``.
+
+    With ``paper`` (``a4``, ``letter``) every page is that paper: a mat larger than the
+    printable area is tiled (:func:`tile_mat`) and every page has a 100 mm scale bar."""
+    if paper is not None:
+        paper_size(paper)
     out.mkdir(parents=True, exist_ok=True)
     previews = out / "png"
     previews.mkdir(exist_ok=True)
@@ -240,7 +360,11 @@ def write_kit(out: Path, mats: list[KitMat], stickers: list[Sticker],
         pages = []
         for mat in (m for m in mats if m.request.game == game):
             image = draw_kit_mat(mat, px_per_mm)
-            pages.append((image, *_page_size_mm(image, px_per_mm)))
+            if paper is not None:
+                pages += [(page, *paper_size(paper))
+                          for page, _ in tile_mat(image, mat.spec.id, px_per_mm, paper)]
+            else:
+                pages.append((image, *_page_size_mm(image, px_per_mm)))
             written.append(_preview(image, previews / f"{game}-mat-{mat.spec.id}.png", px_per_mm))
         write_pdf(out / f"{game}.pdf", pages)
         written.append(out / f"{game}.pdf")
@@ -248,8 +372,8 @@ def write_kit(out: Path, mats: list[KitMat], stickers: list[Sticker],
                               "kind": m.spec.kind} for m in mats if m.request.game == game]}
         (out / f"mats-{game}.json").write_text(json.dumps(document, indent=1) + "\n")
         written.append(out / f"mats-{game}.json")
-    sheets = draw_sticker_sheets(stickers, px_per_mm)
-    write_pdf(out / "tags.pdf", [(sheet, *A4_MM) for sheet in sheets])
+    sheets = draw_sticker_sheets(stickers, px_per_mm, paper)
+    write_pdf(out / "tags.pdf", [(sheet, *paper_size(paper or "a4")) for sheet in sheets])
     written.append(out / "tags.pdf")
     for number, sheet in enumerate(sheets, start=1):
         written.append(_preview(sheet, previews / f"tags-{number}.png", px_per_mm))

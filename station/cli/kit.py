@@ -1,4 +1,4 @@
-"""``packref kit --out DIR [--cell-mm 20]``: the printable kit for every game.
+"""``packref kit --out DIR [--cell-mm 20] [--paper a4|letter]``: the printable kit for every game.
 
 Writes true-scale PDFs (and PNG previews) of the mats each game needs and the
 tag stickers of every piece in the catalogues; see ``docs/kit.md``.
@@ -39,6 +39,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                         "repeatable")
     parser.add_argument("--dpmm", type=float, default=10.0,
                         help="print resolution in dots per mm (default 10, about 254 dpi)")
+    parser.add_argument("--paper", default=None, metavar="a4|letter",
+                        help="print on this paper at home: mats larger than a page are "
+                        "tiled with a 10 mm overlap and every page has a 100 mm scale bar "
+                        "(default: one true-size page per mat, A4 sticker sheets)")
     parser.set_defaults(run=run)
 
 
@@ -47,6 +51,8 @@ def _check(arguments: argparse.Namespace) -> None:
         value = getattr(arguments, name)
         if not 2 <= value <= 200:
             raise InputError(f"--{name.replace('_', '-')}: must be 2..200")
+    if arguments.paper is not None and arguments.paper not in ("a4", "letter"):
+        raise InputError(f"--paper {arguments.paper}: use a4 or letter")
     if arguments.truck_cell_mm is not None and not 2 <= arguments.truck_cell_mm <= 200:
         raise InputError("--truck-cell-mm: must be 2..200")
 
@@ -114,7 +120,8 @@ def run(arguments: argparse.Namespace) -> int:
             tags = {tag: piece for tag, piece in tags.items() if piece["game"] in own}
         sheets = stickers(tags, arguments.cell_mm, truck_cell, arguments.shop_cell_mm,
                           piece_names(own))
-        files = write_kit(Path(arguments.out), mats, sheets, arguments.dpmm)
+        files = write_kit(Path(arguments.out), mats, sheets, arguments.dpmm,
+                          arguments.paper)
     except KitError as error:
         raise InputError(f"kit: {error}") from None
     except OSError as error:

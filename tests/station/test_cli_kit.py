@@ -74,3 +74,21 @@ def test_bad_kit_options_are_status_2(cli, tmp_path, arguments) -> None:
     assert result.status == 2
     assert result.stdout == ""
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("paper", ["a3", "A4", ""])
+def test_a_bad_paper_name_is_status_2(cli, tmp_path, paper) -> None:
+    result = cli("kit", "--out", tmp_path / "k", "--paper", paper)
+    assert result.status == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "a4 or letter" in result.stderr
+
+
+def test_kit_on_letter_paper(cli, tmp_path) -> None:
+    result = cli("kit", "--out", tmp_path / "k", "--dpmm", "2", "--paper", "letter")
+    assert result.status == 0, result.stderr
+    for name in ("small-warehouse.pdf", "pick-n-packers.pdf", "tags.pdf"):
+        pdf = (tmp_path / "k" / name).read_bytes()
+        boxes = set(re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf))
+        assert boxes == {(b"612.000", b"792.000")}
