@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -24,6 +25,19 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
+
+
+def browser_tools() -> tuple[str, Any]:
+    """Debian's chromium and Playwright's sync API: skipped locally when one is missing, a
+    failure in CI (``PACKREF_REQUIRE_ALL``)."""
+    chromium = require_tool("chromium")
+    try:
+        import playwright.sync_api as playwright_api
+    except ImportError:
+        if os.environ.get("PACKREF_REQUIRE_ALL"):
+            pytest.fail("playwright is not installed (make setup installs it)")
+        pytest.skip("playwright is not installed")
+    return chromium, playwright_api
 
 
 @pytest.fixture
@@ -59,13 +73,7 @@ def scoring_action(state, player: str) -> dict:
 
 
 def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -120,13 +128,7 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
 
 def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
                                                              tmp_path: Path) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tournaments", json={"name": "Spring Cup", "players": ["Ana", "Ben", "Dee"],
                                        "tie_breakers": ["wins", "points"]}).raise_for_status()
@@ -200,13 +202,7 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
 
 
 def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: str) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
         "game": draw_game, "players": ["Ana", "Ben"], "deal": "table"}}).raise_for_status()
@@ -235,13 +231,7 @@ def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: st
 
 def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: str,
                                                                  tmp_path: Path) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     for number in (1, 2):
         api.post("/api/tables", json={"name": f"Table {number}", "id": f"t{number}"})
@@ -290,13 +280,7 @@ def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: st
 
 
 def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
         "game": "small-warehouse", "players": ["Ana", "Ben"], "deal": "table"}}
@@ -318,13 +302,7 @@ SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "hei
 @pytest.mark.parametrize("size", list(SIZES))
 def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str, size: str,
                                                                tmp_path: Path) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
@@ -385,13 +363,7 @@ def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str,
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: str) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
     players = ["Ana", "Ben"]
     state = get_game("removal").new_game(players, seed=3)
@@ -469,13 +441,7 @@ def axe_violations(page, script: str) -> list[str]:
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_every_page_has_no_serious_accessibility_violation(live_server: str, size: str) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     script = axe_script()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     for number, game in enumerate(("moving-day", "removal", "small-warehouse",
@@ -512,13 +478,7 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
 
 
 def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
@@ -552,13 +512,7 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
 
 
 def test_the_tournament_projector_shows_round_progress_then_standings(live_server: str) -> None:
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",

@@ -3,26 +3,21 @@
 from __future__ import annotations
 
 import json
-import os
 
 import httpx
-import pytest
 
-from tests.conftest import require_tool
 from tests.station.conftest import TOKEN
-from tests.station.test_browser import CHROMIUM_ARGS, live_server  # noqa: F401 (a fixture)
+from tests.station.test_browser import (  # noqa: F401 (live_server: a fixture)
+    CHROMIUM_ARGS,
+    browser_tools,
+    live_server,
+)
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def test_the_page_walks_through_the_pieces(live_server, settings):  # noqa: F811
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
+    chromium, playwright_api = browser_tools()
     learnt = {"game": "moving-day", "boxes": [{"tag": 60 + n} for n in range(3)]}
     httpx.put(f"{live_server}/api/catalogues/moving-day", json=learnt, headers=AUTH,
               timeout=10).raise_for_status()
