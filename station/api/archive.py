@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fastapi import APIRouter, Response
 
-from station.api.deps import ServicesDep
+from station.api.deps import ServicesDep, TokenDep
 from station.api.models import TableId
 from station.api.responses import errors_beside
 
@@ -15,10 +15,12 @@ router = APIRouter(tags=["tables"])
 
 
 @router.get("/api/tables/{table_id}/archive", response_class=Response,
-            responses={200: {"content": {"application/zip": {}}}, **errors_beside(404, 422)})
-async def table_archive(table_id: TableId, services: ServicesDep) -> Response:
+            responses={200: {"content": {"application/zip": {}}}, **errors_beside(401, 404, 422)})
+async def table_archive(table_id: TableId, services: ServicesDep, _author: TokenDep,
+                        ) -> Response:
     """Every game of the table: its events, the camera frame behind every ruling and flag,
-    and the final scores (see ``station.appliance.archive``)."""
+    and the final scores (see ``station.appliance.archive``). The whole record, face-down
+    cards too: the organiser's token is needed."""
     from station.appliance.archive import table_archive as build
     from station.appliance.setup import archive_dir
 

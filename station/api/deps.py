@@ -93,8 +93,21 @@ def require_organiser(request: Request,
     return f"organiser:{name}" if name else "organiser"
 
 
+def organiser_reading(request: Request,
+                      services: Annotated[Services, Depends(get_services)],
+                      _declared: Annotated[HTTPAuthorizationCredentials | None,
+                                           Depends(ORGANISER_TOKEN)] = None) -> bool:
+    """Whether a read comes from the organiser (who sees the whole record): true with the
+    organiser's token, false with none; a wrong token is refused as for a write."""
+    if bearer_token(request) is None:
+        return False
+    require_organiser(request, services)
+    return True
+
+
 ServicesDep = Annotated[Services, Depends(get_services)]
 WsServicesDep = Annotated[Services, Depends(get_ws_services)]
 StationDep = Annotated[Station, Depends(get_station)]
 SessionDep = Annotated[Session, Depends(get_session)]
 TokenDep = Annotated[str, Depends(require_organiser)]
+OrganiserReadDep = Annotated[bool, Depends(organiser_reading)]

@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Query, status
 
 from rules import game_names, get_game
-from station.api.deps import StationDep, TokenDep
+from station.api.deps import OrganiserReadDep, StationDep, TokenDep
 from station.api.models import (
     CorrectionIn,
     FlagSeq,
@@ -87,11 +87,15 @@ def read_table(table_id: TableId, station: StationDep) -> dict[str, Any]:
     return station.snapshot(table_id)
 
 
-@router.get("/tables/{table_id}/events", **documented(list[EventOut], *READ))
-def read_events(table_id: TableId, station: StationDep,
+@router.get("/tables/{table_id}/events", **documented(list[EventOut], *READ, 401))
+def read_events(table_id: TableId, station: StationDep, organiser: OrganiserReadDep,
                 after: int = Query(0, ge=0, le=INTEGER_MAX),
                 limit: int = Query(500, ge=1, le=5000)) -> list[dict[str, Any]]:
-    """The table's stored events after ``after``, in order (the whole record)."""
+    """The table's stored events after ``after``, in order: the whole record with the
+    organiser's token, else each action as the table sees it (a card laid face down shows
+    no face)."""
+    if not organiser:
+        return station.public_events(table_id, after, limit)
     station.table(table_id)
     return [event.to_json() for event in station.store.events(table_id, after, limit)]
 

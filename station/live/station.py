@@ -13,9 +13,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from rules import Action, IllegalAction
+from rules import Action, IllegalAction, State
 from station.live.hub import Hub
-from station.live.table import LiveTable
+from station.live.table import LiveTable, game_start_state, public_entry
 from station.store import Event, EventStore, StoreConflict
 from station.store.clock import epoch_seconds
 from station.store.events import slugify, valid_id
@@ -75,6 +75,29 @@ class Station:
     def snapshot(self, table_id: str) -> dict[str, Any]:
         with self._lock(table_id):
             return self.refresh(table_id).snapshot()
+
+    def public_events(self, table_id: str, after: int = 0,
+                      limit: int | None = None) -> list[dict[str, Any]]:
+        """The stored events after ``after`` as the whole table sees them: an action laid
+        face down shows no face (the full record is :meth:`EventStore.events`)."""
+        self.table(table_id)  # an unknown table raises UnknownTable
+        state = self._state_after(table_id, after)
+        shown = []
+        for event in self.store.events(table_id, after, limit):
+            if event.kind == "game":
+                state = game_start_state(event.payload)[1]
+            entry = event.to_json()
+            shown.append(entry if state is None else public_entry(state, entry))
+        return shown
+
+    def _state_after(self, table_id: str, seq: int) -> State | None:
+        """The state of the game in play right after event ``seq`` (None before any game);
+        only its kind of game matters to :func:`public_entry`."""
+        live = self.table(table_id)
+        if live.current is not None and live.current.seq <= seq:
+            return live.current.state
+        starts = [event for event in self.store.events(table_id, 0, seq) if event.kind == "game"]
+        return game_start_state(starts[-1].payload)[1] if starts else None
 
     def forget(self, table_id: str) -> None:
         """Drop the table's live view; the next read rebuilds it from the store."""

@@ -48,6 +48,27 @@ def _reason(error: Exception, where: str) -> str:
     return f"the {where} could not read this ({type(error).__name__}: {error})"
 
 
+def public_entry(state: State, entry: dict[str, Any]) -> dict[str, Any]:
+    """An event, flag or observation entry of ``state``'s game with its actions as the
+    whole table sees them (:meth:`~rules.State.public_action`: a card laid face down
+    shows no face)."""
+    shown = dict(entry)
+    if isinstance(shown.get("action"), dict):
+        shown["action"] = state.public_action(shown["action"])
+    observation = shown.get("observation")
+    if isinstance(observation, dict) and isinstance(observation.get("action"), dict):
+        shown["observation"] = {**observation,
+                                "action": state.public_action(observation["action"])}
+    return shown
+
+
+def game_start_state(payload: Mapping[str, Any]) -> tuple[Game, State]:
+    """The game and its state before any action, from a ``game`` event's payload."""
+    game = get_game(payload["game"])
+    return game, game.replay({"players": payload["players"], "options": payload["options"],
+                              "setup": payload["setup"], "log": []})
+
+
 def chance_summary(state: State) -> dict[str, Any]:
     """What the table still has to show: whether play waits for a reveal, how many
     reveals could be entered now, and how many components are unseen."""
@@ -212,9 +233,7 @@ class LiveTable:
             summary = self.current.summary()
             self.past_games.append({key: summary[key] for key in PAST_GAME_FIELDS})
         payload = event.payload
-        game = get_game(payload["game"])
-        state = game.replay({"players": payload["players"], "options": payload["options"],
-                             "setup": payload["setup"], "log": []})
+        game, state = game_start_state(payload)
         self.current = CurrentGame(event.seq, game, state, int(payload.get("seed", 0)),
                                    catalogue=payload.get("catalogue"))
         self.translator = TableTranslator(game.name)
@@ -285,11 +304,4 @@ class LiveTable:
         """An event, flag or observation entry with its actions as the table sees them."""
         if entry is None or self.current is None:
             return entry
-        public = self.current.state.public_action
-        shown = dict(entry)
-        if isinstance(shown.get("action"), dict):
-            shown["action"] = public(shown["action"])
-        observation = shown.get("observation")
-        if isinstance(observation, dict) and isinstance(observation.get("action"), dict):
-            shown["observation"] = {**observation, "action": public(observation["action"])}
-        return shown
+        return public_entry(self.current.state, entry)

@@ -109,5 +109,12 @@ def test_a_snapshot_shows_a_speculation_face_down(client: TestClient) -> None:
     assert snapshot["recent"][0]["action"] == {"type": "speculate", "card": None}
     assert snapshot["last_observation"]["observation"]["action"]["card"] is None
     assert '"card": 4' not in json.dumps(snapshot)
-    record = client.get("/api/tables/d1/events").json()
+    public = client.get("/api/tables/d1/events").json()
+    assert public[-1]["action"] == {"type": "speculate", "card": None}
+    assert '"card": 4' not in json.dumps(public)
+    after = client.get(f"/api/tables/d1/events?after={public[-1]['seq'] - 1}").json()
+    assert after == public[-1:]  # the game began before `after`: still face down
+    record = client.get("/api/tables/d1/events", headers=AUTH).json()
     assert record[-1]["action"] == {"type": "speculate", "card": 4}  # the record keeps it
+    wrong = client.get("/api/tables/d1/events", headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 401

@@ -95,14 +95,19 @@ def test_the_demo_table_s_archive_holds_its_events_and_photos(demo_data: Path) -
                for r in declared)
 
 
-def test_the_archive_from_the_api_and_the_command_line(demo_data: Path, cli) -> None:
+def test_the_archive_from_the_api_and_the_command_line(demo_data: Path, cli,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    monkeypatch.setenv("PACKREF_TOKEN", TOKEN)
     services = build_services(load_settings(demo_data))
     try:
         with TestClient(create_app(services)) as client:
-            answer = client.get("/api/tables/demo-small-warehouse/archive")
-            missing = client.get("/api/tables/nope/archive")
+            refused = client.get("/api/tables/demo-small-warehouse/archive")
+            answer = client.get("/api/tables/demo-small-warehouse/archive", headers=auth)
+            missing = client.get("/api/tables/nope/archive", headers=auth)
     finally:
         services.database.close()
+    assert refused.status_code == 401  # the whole record, face-down cards too
     assert answer.status_code == 200 and answer.headers["content-type"] == "application/zip"
     assert 'filename="demo-small-warehouse-archive.zip"' in answer.headers[
         "content-disposition"]
