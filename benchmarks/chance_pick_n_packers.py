@@ -5,9 +5,10 @@ Run: PYTHONPATH=. .venv/bin/python benchmarks/chance_pick_n_packers.py [--repeat
 Prints, for states of a game dealt by hand (at setup: 189 outcomes; during the first
 round, after the camera has read the grid: up to 108), the median time of one
 ``chance_outcomes()`` call (aim: under 1 ms), and seeded random games per CPU-second
-for 3 and 8 players (as ``benchmarks/engines.py`` plays them). Every figure is also given
-relative to a fixed reference workload (a pure-Python and numpy loop) timed in the same
-run, since the machine is shared and absolute times are noisy.
+for 3 and 8 players (as ``benchmarks/engines.py`` plays them). All timings are CPU time
+(``time.process_time``), like the fixed reference workload (``benchmarks/reference.py``)
+timed in the same run; every figure is also given relative to it, since the machine is
+shared and absolute times are noisy.
 """
 
 from __future__ import annotations
@@ -17,24 +18,12 @@ import random
 import statistics
 import time
 
-import numpy as np
+from reference import reference_line, reference_seconds
 
 from rules import get_game
 from rules.playout import random_game, random_step
 
 GAME = "pick-n-packers"
-
-
-def reference_seconds() -> float:
-    """CPU seconds of a fixed workload: a pure-Python loop and a small numpy sum."""
-    started = time.process_time()
-    total = 0
-    for index in range(200_000):
-        total += index % 7
-    array = np.arange(100_000, dtype=np.float64)
-    for _ in range(20):
-        total += int(array.sum()) % 3
-    return time.process_time() - started
 
 
 def hand_dealt_states(count: int) -> list:
@@ -76,22 +65,22 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="runs of each figure (default 5)")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per games run")
     arguments = parser.parse_args()
+    print(reference_line())
     states = hand_dealt_states(24)
-    reference, outcomes, three, eight = [], [], [], []
+    outcomes, three, eight = [], [], []
     for _ in range(max(1, arguments.repeats)):
-        reference.append(reference_seconds())
         outcomes.append(outcome_microseconds(states))
         three.append(seeded_games_per_second(3, arguments.seconds))
         eight.append(seeded_games_per_second(8, arguments.seconds))
-    ref = statistics.median(reference)
-    print(f"reference workload: {ref * 1000:.1f} ms CPU (median of {len(reference)})")
+    ref = reference_seconds()
     listed = statistics.median(outcomes)
     print(f"chance_outcomes(), hand-dealt states: {listed:.1f} us per call "
-          f"({listed / 1e6 / ref:.5f} reference workloads); aim < 1000 us")
+          f"({listed / 1e6 / ref:.5f} ref: CPU time of one call / the reference's); "
+          f"aim < 1000 us")
     for players, rates in ((3, three), (8, eight)):
         rate = statistics.median(rates)
-        print(f"seeded {players}p: {rate:.0f} games/CPU-s ({rate * ref:.1f} games per "
-              f"reference workload; runs {min(rates):.0f}-{max(rates):.0f})")
+        print(f"seeded {players}p: {rate:.0f} games/CPU-s ({rate * ref:.1f} ref: games in "
+              f"the reference's CPU time; runs {min(rates):.0f}-{max(rates):.0f})")
 
 
 if __name__ == "__main__":

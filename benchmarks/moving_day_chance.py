@@ -4,9 +4,10 @@ Run: PYTHONPATH=. python benchmarks/moving_day_chance.py [--games 20]
 
 Plays random 4-player games dealt by hand (every group unseen until revealed or
 taken: the largest outcome lists) and times ``chance_outcomes()`` on every state
-met (the best of 5 runs of 10 calls, so a busy moment of a shared machine does
-not count). Prints the median, 99th percentile and worst in microseconds,
-absolute and relative to a fixed reference workload timed in the same run.
+met, in CPU time (``time.process_time``; the best of 5 runs of 10 calls, so a
+busy moment of a shared machine does not count). Prints the median, 99th
+percentile and worst in microseconds, absolute and relative to the CPU time of
+the fixed reference workload (``benchmarks/reference.py``) timed in the same run.
 Aim (issue 9): listing outcomes under 1 ms.
 """
 
@@ -17,29 +18,22 @@ import random
 import statistics
 import time
 
+from reference import reference_line, reference_seconds
+
 from rules import get_game
 from rules.playout import random_step
 
 PLAYERS = ["P1", "P2", "P3", "P4"]
 
 
-def reference_seconds() -> float:
-    """A fixed pure-Python workload: the yardstick of this machine right now."""
-    started = time.perf_counter()
-    total = 0
-    for number in range(200_000):
-        total += number * number % 7
-    return time.perf_counter() - started
-
-
 def timed(function, repeats: int = 10, runs: int = 5) -> float:  # type: ignore[no-untyped-def]
-    """Seconds per call: the best of ``runs`` runs of ``repeats`` calls."""
+    """CPU seconds per call: the best of ``runs`` runs of ``repeats`` calls."""
     best = float("inf")
     for _ in range(runs):
-        started = time.perf_counter()
+        started = time.process_time()
         for _ in range(repeats):
             function()
-        best = min(best, (time.perf_counter() - started) / repeats)
+        best = min(best, (time.process_time() - started) / repeats)
     return best
 
 
@@ -60,15 +54,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     arguments = parser.parse_args()
-    reference = min(reference_seconds() for _ in range(3))
+    print(reference_line())
+    reference = reference_seconds()
     seconds, sizes = outcome_timings(arguments.games)
-    print(f"reference workload: {reference * 1e3:.2f} ms")
-    print(f"chance_outcomes over {len(seconds)} states ({statistics.median(sizes):.0f} "
+    print(f"chance_outcomes, CPU time per call (ref: / the reference's CPU time), "
+          f"over {len(seconds)} states ({statistics.median(sizes):.0f} "
           f"outcomes median, {max(sizes)} most):")
     cuts = statistics.quantiles(seconds, n=100)
     for label, value in (("median", statistics.median(seconds)), ("99th percentile", cuts[98]),
                          ("worst", max(seconds))):
-        print(f"  {label:<16} {value * 1e6:7.0f} us  ({value / reference:.4f} x reference)")
+        print(f"  {label:<16} {value * 1e6:7.0f} us  ({value / reference:.4f} ref)")
 
 
 if __name__ == "__main__":
