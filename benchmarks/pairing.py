@@ -1,8 +1,10 @@
 """Pairing speed: a generated 200-player tournament, 2-player and 4-player tables.
 
 Each round is paired from the real history (meetings, byes, standings by random
-wins) and timed; figures are printed in seconds and relative to a fixed reference
-workload timed in the same run (the machine is shared, absolute times are noisy).
+wins) and timed in CPU seconds (``time.process_time``: pairing is one thread);
+figures are printed in seconds and relative to the CPU time of the fixed
+reference workload (``benchmarks/reference.py``) timed in the same run (the
+machine is shared, absolute times are noisy).
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/pairing.py [--players 200] [--rounds 6]
 """
@@ -17,23 +19,9 @@ import statistics
 import time
 from collections import Counter
 
-import numpy as np
+from reference import reference_line, reference_seconds
 
 from station.tournament.pairing import PairingRequest, pair_round
-
-
-def reference_seconds() -> float:
-    """A fixed pure-Python + numpy workload (best of 3)."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        total = 0
-        for i in range(300_000):
-            total += i * i % 7
-        matrix = np.arange(250_000, dtype=np.float64).reshape(500, 500)
-        float((matrix @ matrix).sum())
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def run(players: int, size: int, rounds: int, seed: int) -> dict:
@@ -45,12 +33,12 @@ def run(players: int, size: int, rounds: int, seed: int) -> dict:
     times, repeats = [], 0
     for number in range(1, rounds + 1):
         ranked = sorted(names, key=lambda p: (-wins[p], p))
-        start = time.perf_counter()
+        start = time.process_time()
         paired = pair_round(PairingRequest(players=ranked, size=size, met=met, byes=byes,
                                            swiss=number > 1, rounds_played=number - 1,
                                            tables=[f"t{i}" for i in range(players // size + 1)],
                                            seed=number))
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
         for group in paired.groups:
             pairs = [frozenset(pair) for pair in itertools.combinations(group, 2)]
             repeats += sum(met[pair] for pair in pairs)
@@ -68,11 +56,12 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=6)
     arguments = parser.parse_args()
+    print(reference_line())
+    print("CPU seconds per round; max_ref = the slowest round / the reference's CPU time")
     reference = reference_seconds()
-    print(json.dumps({"reference_s": round(reference, 3)}))
     for size in (2, 4):
         line = run(arguments.players, size, arguments.rounds, seed=size)
-        line["max_x_reference"] = round(line["max_s"] / reference, 1)
+        line["max_ref"] = round(line["max_s"] / reference, 1)
         print(json.dumps(line))
 
 
