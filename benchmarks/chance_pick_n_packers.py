@@ -75,7 +75,7 @@ def main() -> None:
     ref = reference_seconds()
     listed = statistics.median(outcomes)
     print(f"chance_outcomes(), hand-dealt states: {listed:.1f} us per call "
-          f"({listed / 1e6 / ref:.5f} ref: CPU time of one call / the reference's); "
+          f"({listed / 1e6 / ref:.2e} ref: CPU time of one call / the reference's); "
           f"aim < 1000 us")
     for players, rates in ((3, three), (8, eight)):
         rate = statistics.median(rates)

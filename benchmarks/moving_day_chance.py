@@ -63,7 +63,7 @@ def main() -> None:
     cuts = statistics.quantiles(seconds, n=100)
     for label, value in (("median", statistics.median(seconds)), ("99th percentile", cuts[98]),
                          ("worst", max(seconds))):
-        print(f"  {label:<16} {value * 1e6:7.0f} us  ({value / reference:.4f} ref)")
+        print(f"  {label:<16} {value * 1e6:7.0f} us  ({value / reference:.2e} ref)")
 
 
 if __name__ == "__main__":

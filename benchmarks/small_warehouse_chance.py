@@ -73,7 +73,7 @@ def main() -> None:
     print("CPU time per call; ref = that time / the reference's CPU time")
     print(f"{'chance_outcomes()':34} {'ms':>8} {'ref':>12} {'listed':>9}")
     for name, ms, count in rows:
-        print(f"{name:34} {ms:8.4f} {ms / reference:12.5f} {count:9d}")
+        print(f"{name:34} {ms:8.4f} {ms / reference:12.2e} {count:9d}")
 
 
 if __name__ == "__main__":
