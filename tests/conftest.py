@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,3 +81,27 @@ def require_tool(name: str) -> str:
     if os.environ.get("PACKREF_REQUIRE_ALL"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture
+def pty_pair(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A serial cable in software: (board end, host end), two ptys joined by socat.
+
+    Whatever is written to one end is read at the other, raw (no echo, no line
+    discipline), as between a drone board and its station.
+    """
+    socat = require_tool("socat")
+    board_end, host_end = tmp_path / "board", tmp_path / "host"
+    process = subprocess.Popen([socat, f"pty,raw,echo=0,link={board_end}",
+                                f"pty,raw,echo=0,link={host_end}"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 5
+        while not (board_end.exists() and host_end.exists()):
+            if time.monotonic() > deadline or process.poll() is not None:
+                pytest.fail(f"socat made no pty pair in 5 s (exit status {process.poll()})")
+            time.sleep(0.02)
+        yield str(board_end), str(host_end)
+    finally:
+        process.terminate()
+        process.wait(timeout=5)

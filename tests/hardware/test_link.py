@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import os
-import subprocess
 import time
 
 import pytest
@@ -16,7 +15,6 @@ from hardware.capture import encode_capture, read_capture_bytes
 from hardware.errors import LinkError
 from hardware.link import DroneLink, record
 from hardware.simulate import SimulationOptions, simulate_challenge
-from tests.conftest import require_tool
 
 HELLO = frames.pack_hello("test 1.0", 1, 200, 8192, 655, b"\x01\x02\x03\x04\x05\x06\x07\x08")
 
@@ -150,21 +148,6 @@ def test_recording_a_replayed_capture_gives_the_same_samples(tmp_path) -> None:
     assert summary["board_id"] == "73696d756c617465" and summary["calibrated"]
     assert summary["frames"] == original.frames
     assert len(again.samples) == len(original.samples)
-
-
-@pytest.fixture
-def pty_pair(tmp_path):
-    socat = require_tool("socat")
-    board_end, host_end = tmp_path / "board", tmp_path / "host"
-    process = subprocess.Popen([socat, f"pty,raw,echo=0,link={board_end}",
-                                f"pty,raw,echo=0,link={host_end}"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 5
-    while not (board_end.exists() and host_end.exists()) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield str(board_end), str(host_end)
-    process.terminate()
-    process.wait(timeout=5)
 
 
 def test_a_socat_pty_carries_frames_and_is_opened_exclusively(pty_pair) -> None:

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -20,7 +18,6 @@ from station.api import build_services, create_app
 from station.appliance.config import DoctorLimits
 from station.appliance.doctor import CHECKS, Doctor, DoctorSetup, kit_mats
 from station.config import load_settings
-from tests.conftest import require_tool
 from tests.station.conftest import TOKEN
 
 HELLO = frames.pack_hello("doctor 1.0", 1, 200, 8192, 655, b"\xd0\xc7\x00\x00\x00\x00\x00\x01")
@@ -80,21 +77,6 @@ def test_a_camera_another_station_owns_is_not_opened(tmp_path: Path) -> None:
                             camera_owner=lambda where: "packref serve (pid 7)").run())
     assert checks["camera"] == {"name": "camera", "ok": True,
                                 "detail": "0: in use by packref serve (pid 7) (not opened again)"}
-
-
-@pytest.fixture
-def pty_pair(tmp_path: Path) -> Iterator[tuple[str, str]]:
-    socat = require_tool("socat")
-    board_end, host_end = tmp_path / "board", tmp_path / "host"
-    process = subprocess.Popen([socat, f"pty,raw,echo=0,link={board_end}",
-                                f"pty,raw,echo=0,link={host_end}"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 5
-    while not (board_end.exists() and host_end.exists()) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield str(board_end), str(host_end)
-    process.terminate()
-    process.wait(timeout=5)
 
 
 def answer_hello(board_end: str, stop: threading.Event) -> None:
