@@ -35,6 +35,7 @@ from rules.advice.config import (
 )
 from rules.advice.heuristics import evaluator_for
 from rules.advice.knowledge import (
+    deal_face_down,
     fresh_copy,
     has_chance_api,
     information_set,
@@ -107,6 +108,19 @@ class Advice:
         }
 
 
+def sure_actions(known: State) -> list[Action]:
+    """The legal actions of an information set that name no component still unseen: a
+    hand card nobody has seen (a Small Warehouse card ``supply-or-hand``) is no move to
+    advise, the player may not hold it. All legal actions if every one names one."""
+    actions = known.legal_actions()
+    unseen = known.unseen()
+    if not unseen:
+        return actions
+    sure = [action for action in actions
+            if not any(type(value) is str and value in unseen for value in action.values())]
+    return sure or actions
+
+
 class Advisor:
     """Flat Monte Carlo with greedy rollouts for one game (see the module docstring)."""
 
@@ -145,8 +159,10 @@ class Advisor:
         count = len(known.players)
         if player is None:
             return [Candidate(None, 0.0, count)]
-        actions = known.legal_actions()
-        screened = best_actions(known, actions, self.evaluator, rng,
+        guessed = fresh_copy(known)
+        deal_face_down(guessed, rng)
+        actions = sure_actions(guessed)
+        screened = best_actions(guessed, actions, self.evaluator, rng,
                                 self.screen if len(actions) > self.screen else None)
         return [Candidate(dict(action), value, count)
                 for value, action in screened[:self.candidates]]
@@ -157,6 +173,7 @@ class Advisor:
         game = fresh_copy(known)
         if candidate.action is not None:
             game.apply(dict(candidate.action))
+        deal_face_down(game, rng)  # after the candidate: a card it takes is nobody else's
         for _ in range(MAX_STEPS):
             reveal_pending(game, rng)
             if game.is_over():
