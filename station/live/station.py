@@ -39,6 +39,9 @@ class Station:
         self._guard = threading.Lock()
         #: A copy's catalogue per game (``serve --catalogue``), for every game started here.
         self.catalogues: dict[str, dict[str, Any]] = {}
+        #: Called with each table broadcast (in the writer's thread, the table's lock held):
+        #: they must return at once (the advisor hands its work to a worker process).
+        self.listeners: list[Callable[[LiveTable], None]] = []
 
     def __repr__(self) -> str:
         return f"<Station {len(self._tables)} tables on {self.store!r}>"
@@ -51,6 +54,10 @@ class Station:
     def _lock(self, table_id: str) -> threading.RLock:
         with self._guard:
             return self._locks.setdefault(table_id, threading.RLock())
+
+    def table_lock(self, table_id: str) -> threading.RLock:
+        """The lock every write of the table holds: hold it to read a consistent view."""
+        return self._lock(table_id)
 
     def table(self, table_id: str) -> LiveTable:
         """The live view of a table, loaded from the store the first time."""
@@ -133,6 +140,10 @@ class Station:
     def undo(self, table_id: str, author: str) -> list[Event]:
         return self._write(table_id, lambda t: t.plan_undo(), author)
 
+    def set_hints(self, table_id: str, on: bool, author: str) -> list[Event]:
+        """Switch the table's hints on or off (the organiser's; stored as an event)."""
+        return self._write(table_id, lambda t: t.plan_hints(on), author)
+
     def _write(self, table_id: str, plan: Plan, author: str) -> list[Event]:
         with self._lock(table_id):
             for attempt in range(RETRIES):
@@ -160,3 +171,5 @@ class Station:
         self.hub.publish(f"table:{live.info.id}", json.dumps(message))
         self.hub.publish("tables", json.dumps({"type": "table", "id": live.info.id,
                                                "seq": live.last_seq}))
+        for listener in list(self.listeners):
+            listener(live)
