@@ -38,9 +38,12 @@ def deadline_stop(seconds: float, clock: Callable[[], float] = time.perf_counter
 
 
 def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 0,
-                 game_name: str | None = None) -> dict[str, Any]:
+                 game_name: str | None = None, restore: bool = False) -> dict[str, Any]:
     """The three best actions for the player to act in ``document``'s game, each with its
     expected final score and every player's win chance, found within ``seconds``.
+
+    ``restore``: take the document's ``state`` as the position (the station's
+    :func:`~rules.advice.knowledge.public_document`, whose empty log leads nowhere near it).
 
     Raises :class:`~station.errors.InputError` (naming the JSON path) for a document that
     is not a game of ``game_name`` (default: the one it names) or a game already over.
@@ -50,7 +53,7 @@ def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 
         raise InputError(f"--seconds: must be more than 0 and at most {MAX_SECONDS:g}")
     node = Node(document)
     name = game_name if game_name is not None else node["game"].string()
-    state = read_state_document(node, name)
+    state = read_state_document(node, name, restore)
     if state.is_over():
         raise node["log"].fail("the game is over: there is nothing to advise")
     stop = deadline_stop(seconds * BUDGET_SHARE - (time.perf_counter() - started))

@@ -181,7 +181,7 @@ class LiveAdvisor:
         if self._executor is None:
             self._executor = worker_pool(self.settings.workers)
         future = self._executor.submit(advise_state, document, self.settings.seconds,
-                                       SEARCH_SEED)
+                                       SEARCH_SEED, None, True)
         self._pending[live.info.id] = future
         future.add_done_callback(partial(self._answered, live.info.id, position))
 
