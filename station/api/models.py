@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from station.store.models import ID_LENGTH, INTEGER_MAX, NAME_LENGTH
 
@@ -106,4 +106,4 @@ class HintsIn(Strict):
     """The organiser's hints switch: at a table (the acting player's best moves on its page)
     or for a tournament (allowed at the tables of its games)."""
 
-    on: bool
+    on: StrictBool

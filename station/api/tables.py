@@ -185,8 +185,8 @@ def _hints(services: ServicesDep, table_id: str) -> dict[str, Any]:
     with services.station.table_lock(table_id):
         live = services.station.table(table_id)
         refusal = services.advisor.hints_refusal(live)
-        return {"table": table_id, "on": live.hints, "shown": live.hints and refusal is None,
-                "refusal": refusal}
+        answer = {"table": table_id, "on": live.hints, "shown": live.hints and refusal is None}
+        return answer | ({"refusal": refusal} if refusal is not None else {})
 
 
 @router.get("/tables/{table_id}/hints", **documented(TableHints, *READ))
