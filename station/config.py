@@ -27,8 +27,8 @@ DATABASE_FILE = "packref.sqlite3"
 WIN_CHANCES = True
 #: The advisor's time budget per position, in seconds (``serve --advice-seconds``).
 ADVICE_SECONDS = 0.5
-#: The most advice seconds a station accepts (a position waits at most this long).
-MAX_ADVICE_SECONDS = 10.0
+#: The advice seconds a station accepts (a position waits at most the most).
+MIN_ADVICE_SECONDS, MAX_ADVICE_SECONDS = 0.05, 10.0
 #: Worker processes for advice: one, so the live loop keeps the other core.
 ADVICE_WORKERS = 1
 
@@ -68,8 +68,8 @@ class AdviceSettings:
     workers: int = ADVICE_WORKERS
 
     def __post_init__(self) -> None:
-        if not 0 < self.seconds <= MAX_ADVICE_SECONDS:
-            raise ValueError(f"advice seconds must be more than 0 and at most "
+        if not MIN_ADVICE_SECONDS <= self.seconds <= MAX_ADVICE_SECONDS:
+            raise ValueError(f"advice seconds must be {MIN_ADVICE_SECONDS:g} to "
                              f"{MAX_ADVICE_SECONDS:g}, not {self.seconds}")
 
 
