@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -28,6 +29,12 @@ from station.jsonin import Node
 
 MAX_SECONDS = 600.0
 BUDGET_SHARE = 0.95  # of the budget for the search; the rest reads the game and answers
+
+
+def warm_up() -> int:
+    """Nothing but this module's imports (the rules, the readers): a worker process calls it
+    once at start, so that the first position is not kept waiting for them. Its pid."""
+    return os.getpid()
 
 
 def deadline_stop(seconds: float, clock: Callable[[], float] = time.perf_counter

@@ -32,7 +32,7 @@ from functools import partial
 from typing import Any
 
 from rules.advice.knowledge import public_document
-from station.advice import advise_state
+from station.advice import advise_state, warm_up
 from station.config import AdviceSettings
 from station.games import game_record
 from station.games.words import describe_action
@@ -101,8 +101,12 @@ class LiveAdvisor:
         return f"<LiveAdvisor {len(self._pending)} pending, {self.settings}>"
 
     def attach(self) -> LiveAdvisor:
-        """Follow the station's broadcasts from now on."""
+        """Follow the station's broadcasts from now on (and start the worker now when win
+        chances show, so that the first action does not wait for it)."""
         self.station.listeners.append(self.position_changed)
+        if self.settings.win_chances and self._executor is None:
+            self._executor = worker_pool(self.settings.workers)
+            self._executor.submit(warm_up)
         return self
 
     def close(self) -> None:
@@ -180,8 +184,15 @@ class LiveAdvisor:
         document = public_document(current.state, current.catalogue)
         if self._executor is None:
             self._executor = worker_pool(self.settings.workers)
-        future = self._executor.submit(advise_state, document, self.settings.seconds,
-                                       SEARCH_SEED, None, True)
+        try:
+            future = self._executor.submit(advise_state, document, self.settings.seconds,
+                                           SEARCH_SEED, None, True)
+        except RuntimeError as error:  # a broken pool (a worker died): a new one next time
+            log.warning("the advice worker cannot take table %s: %s", live.info.id, error)
+            if self._owns_executor:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                self._executor = None
+            return
         self._pending[live.info.id] = future
         future.add_done_callback(partial(self._answered, live.info.id, position))
 

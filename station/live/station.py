@@ -9,6 +9,7 @@ several stations), the view is reloaded from the store and the write tried again
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from station.store.events import slugify, valid_id
 
 Plan = Callable[[LiveTable], list[tuple[str, dict[str, Any]]]]
 RETRIES = 3
+log = logging.getLogger("packref.station")
 
 
 class UnknownTable(LookupError):
@@ -172,4 +174,7 @@ class Station:
         self.hub.publish("tables", json.dumps({"type": "table", "id": live.info.id,
                                                "seq": live.last_seq}))
         for listener in list(self.listeners):
-            listener(live)
+            try:
+                listener(live)
+            except Exception:  # what is stored and sent stands: a listener only follows
+                log.exception("a listener of table %s failed", live.info.id)
