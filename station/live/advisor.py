@@ -40,7 +40,7 @@ from station.live.station import Station
 from station.live.table import LiveTable
 
 log = logging.getLogger("packref.advice")
-WORKER_NICENESS = 10  # the worker yields the CPU to the live loop (and to the camera)
+WORKER_NICENESS = 19  # the worker yields the CPU to the live loop (and to the camera)
 SEARCH_SEED = 0  # one seed for every search: the same position, the same search
 #: Why hints may not show at a table's game (table id, the game's seq → a sentence or None).
 HintsRule = Callable[[str, int], str | None]
