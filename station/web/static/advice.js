@@ -30,7 +30,7 @@
         (line.chance * 100).toFixed(1) + '%"></span></span><span class="chance">' + percent(line.chance) + " %</span></li>").join("");
     }
     const note = document.getElementById("advice-note");
-    if (note) note.textContent = !chances ? "" : fresh ? "the advisor's estimate from " + shown.playouts + " games played out" : "updating after the last move…";
+    if (note) note.textContent = !chances ? "" : fresh ? "the advisor's estimate from " + shown.playouts + (shown.playouts === 1 ? " game" : " games") + " played out" : "updating after the last move…";
     const hints = document.getElementById("hints");
     if (hints) {
       const list = fresh && shown.hints ? shown.hints : [];
