@@ -100,3 +100,22 @@ def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server:
         assert found == [], found
         browser.close()
     assert script_errors == []
+
+
+def test_the_organiser_allows_hints_on_the_tournament_page(advised_server: str) -> None:
+    live_server = advised_server
+    chromium, playwright_api = browser_tools()
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben"]})
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
+        page.goto(f"{live_server}/tournaments/cup")
+        page.get_by_label("allow the best moves of the player to act").check()
+        playwright_api.expect(page.locator("#allow-hints-message")).to_have_text(
+            "Hints are allowed at this tournament's tables.")
+        assert api.get("/api/tournaments/cup").json()["allow_hints"] is True
+        page.goto(f"{live_server}/tournaments/cup/projector")
+        assert page.locator("#allow-hints").count() == 0
+        browser.close()
