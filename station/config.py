@@ -31,6 +31,8 @@ ADVICE_SECONDS = 0.5
 MIN_ADVICE_SECONDS, MAX_ADVICE_SECONDS = 0.05, 10.0
 #: Worker processes for advice: one, so the live loop keeps the other core.
 ADVICE_WORKERS = 1
+#: Playouts every answer has, however late (a worker starved of CPU still gives chances).
+ADVICE_MIN_PLAYOUTS = 8
 
 
 def default_data_dir() -> Path:
@@ -66,6 +68,7 @@ class AdviceSettings:
     win_chances: bool = WIN_CHANCES
     seconds: float = ADVICE_SECONDS
     workers: int = ADVICE_WORKERS
+    min_playouts: int = ADVICE_MIN_PLAYOUTS
 
     def __post_init__(self) -> None:
         if not MIN_ADVICE_SECONDS <= self.seconds <= MAX_ADVICE_SECONDS:

@@ -132,10 +132,11 @@ class Advisor:
 
     def advise(self, state: State, rng: random.Random,
                stop: Callable[[], bool] | None = None,
-               max_playouts: int | None = None) -> Advice:
+               max_playouts: int | None = None, min_playouts: int = 0) -> Advice:
         """Study ``state`` until ``stop()`` is true or ``max_playouts`` are played (by
         default :data:`DEFAULT_PLAYOUTS` when there is no ``stop``); at least one playout
-        per candidate unless ``stop`` ends the search first."""
+        per candidate unless ``stop`` ends the search first, and ``stop`` is not asked
+        before ``min_playouts`` are played (a starved worker still says something)."""
         if state.is_over():
             raise NothingToAdvise("the game is over")
         player = None if state.is_chance() else state.current_player()
@@ -145,10 +146,11 @@ class Advisor:
             None if stop is not None else DEFAULT_PLAYOUTS)
         played = 0
         while limit is None or played < limit:
-            if stop is not None and stop():
+            asked = stop if played >= min_playouts else None
+            if asked is not None and asked():
                 break
             candidate = candidates[played % len(candidates)]
-            if not self._playout(known, candidate, player, rng, stop):
+            if not self._playout(known, candidate, player, rng, asked):
                 break
             played += 1
         ranked = sorted(candidates, key=lambda c: self._rank_key(c, player), reverse=True)

@@ -214,3 +214,10 @@ def test_the_public_document_is_a_game_to_advise(name: str) -> None:
     assert answer["playouts"] == 4
     for entry in answer["actions"]:
         state.clone().apply(entry["action"])
+
+
+def test_min_playouts_are_played_before_the_stop_is_asked() -> None:
+    state = midgame("small-warehouse")
+    advice = Advisor(state.game.name).advise(state, random.Random(1), stop=lambda: True,
+                                             min_playouts=5)
+    assert advice.playouts == 5 and advice.to_json(state.players)["win_chances"] is not None
