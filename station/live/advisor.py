@@ -154,11 +154,14 @@ class LiveAdvisor:
                 return
             known = self._positions.get(table_id, "unknown")
             latest = self._messages.get(table_id)
+            fresh = (latest is not None and position is not None
+                     and latest["position"] == position.last
+                     and (latest["game"], latest["actions"]) == (position.game, position.actions))
             if known == position:
-                if latest is not None and latest["hints_on"] != hints:
+                if fresh and latest["hints_on"] != hints:
                     self._publish(table_id, self._with_hints(latest, hints, live))
-                elif latest is None and table_id not in self._pending:
-                    self._submit(live, position, hints)  # hints just switched on
+                elif not fresh and table_id not in self._pending:
+                    self._submit(live, position, hints)  # hints just switched on, or a restart
                 return
             self._positions[table_id] = position
             stale = self._pending.pop(table_id, None)
@@ -204,6 +207,9 @@ class LiveAdvisor:
         error = future.exception()
         if error is not None:
             log.warning("no advice for table %s: %s", table_id, error)
+            with self._lock:
+                if self._pending.get(table_id) is future:
+                    del self._pending[table_id]  # the next page to open asks again
             return
         answer = future.result()
         with self.station.table_lock(table_id):  # the same order as a write: table, then ours

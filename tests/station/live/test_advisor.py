@@ -135,6 +135,12 @@ def test_with_win_chances_off_only_hints_make_the_worker_run(station: Station) -
     station.set_hints("t1", True, "organiser")
     executor.run(0)
     assert heard[-1]["win_chances"] is None and heard[-1]["hints"]
+    station.set_hints("t1", False, "organiser")
+    play(station)
+    assert len(executor.jobs) == 1  # hints off: nothing to study
+    station.set_hints("t1", True, "organiser")  # on again, at a newer position: studied anew
+    executor.run(1)
+    assert heard[-1]["actions"] == 2 and heard[-1]["hints"]
 
 
 def test_a_tournament_rule_keeps_hints_hidden(station: Station) -> None:
@@ -232,6 +238,18 @@ def advise_for_playouts(document: dict[str, Any]) -> dict[str, Any]:
     state = get_game(document["game"]).from_json(document)
     return Advisor(document["game"]).advise(state, random.Random(0), max_playouts=20) \
         .to_json(state.players)
+
+
+def test_a_failed_search_is_asked_again_by_the_next_page(station: Station) -> None:
+    executor = HeldExecutor()
+    advisor = LiveAdvisor(station, SETTINGS, executor=executor).attach()
+    start(station)
+    executor.jobs[0][0].set_running_or_notify_cancel()
+    executor.jobs[0][0].set_exception(RuntimeError("the worker died"))
+    advisor.ensure("t1")
+    assert len(executor.jobs) == 2
+    advisor.ensure("t1")
+    assert len(executor.jobs) == 2  # pending: not twice
 
 
 def test_position_names_the_last_applied_event(station: Station) -> None:
