@@ -16,6 +16,7 @@ Example::
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from collections.abc import Callable, Mapping
@@ -30,6 +31,12 @@ MAX_SECONDS = 600.0
 BUDGET_SHARE = 0.95  # of the budget for the search; the rest reads the game and answers
 
 
+def warm_up() -> int:
+    """Nothing but this module's imports (the rules, the readers): a worker process calls it
+    once at start, so that the first position is not kept waiting for them. Its pid."""
+    return os.getpid()
+
+
 def deadline_stop(seconds: float, clock: Callable[[], float] = time.perf_counter
                   ) -> Callable[[], bool]:
     """A callback that turns true once ``seconds`` have passed since it was made."""
@@ -38,9 +45,14 @@ def deadline_stop(seconds: float, clock: Callable[[], float] = time.perf_counter
 
 
 def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 0,
-                 game_name: str | None = None) -> dict[str, Any]:
+                 game_name: str | None = None, restore: bool = False,
+                 min_playouts: int = 0) -> dict[str, Any]:
     """The three best actions for the player to act in ``document``'s game, each with its
     expected final score and every player's win chance, found within ``seconds``.
+
+    ``restore``: take the document's ``state`` as the position (the station's
+    :func:`~rules.advice.knowledge.public_document`, whose empty log leads nowhere near it).
+    ``min_playouts``: played whatever the clock says (the budget may then be overrun).
 
     Raises :class:`~station.errors.InputError` (naming the JSON path) for a document that
     is not a game of ``game_name`` (default: the one it names) or a game already over.
@@ -50,11 +62,11 @@ def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 
         raise InputError(f"--seconds: must be more than 0 and at most {MAX_SECONDS:g}")
     node = Node(document)
     name = game_name if game_name is not None else node["game"].string()
-    state = read_state_document(node, name)
+    state = read_state_document(node, name, restore)
     if state.is_over():
         raise node["log"].fail("the game is over: there is nothing to advise")
     stop = deadline_stop(seconds * BUDGET_SHARE - (time.perf_counter() - started))
-    advice = Advisor(name).advise(state, random.Random(seed), stop)
+    advice = Advisor(name).advise(state, random.Random(seed), stop, min_playouts=min_playouts)
     answer = {"game": name, **advice.to_json(state.players)}
     answer["seconds"] = round(time.perf_counter() - started, 3)
     return answer

@@ -23,6 +23,16 @@ from pathlib import Path
 
 TOKEN_FILE = "organiser-token.sha256"
 DATABASE_FILE = "packref.sqlite3"
+#: Every player's chance to win, on the table and projector pages (``serve --win-chances``).
+WIN_CHANCES = True
+#: The advisor's time budget per position, in seconds (``serve --advice-seconds``).
+ADVICE_SECONDS = 0.5
+#: The advice seconds a station accepts (a position waits at most the most).
+MIN_ADVICE_SECONDS, MAX_ADVICE_SECONDS = 0.05, 10.0
+#: Worker processes for advice: one, so the live loop keeps the other core.
+ADVICE_WORKERS = 1
+#: Playouts every answer has, however late (a worker starved of CPU still gives chances).
+ADVICE_MIN_PLAYOUTS = 8
 
 
 def default_data_dir() -> Path:
@@ -51,13 +61,30 @@ class TokenCheck:
 
 
 @dataclass(frozen=True)
+class AdviceSettings:
+    """The advisor beside the live loop (docs/advisor.md, "At the table"): whether the pages
+    show win chances, and the time budget of each position's search."""
+
+    win_chances: bool = WIN_CHANCES
+    seconds: float = ADVICE_SECONDS
+    workers: int = ADVICE_WORKERS
+    min_playouts: int = ADVICE_MIN_PLAYOUTS
+
+    def __post_init__(self) -> None:
+        if not MIN_ADVICE_SECONDS <= self.seconds <= MAX_ADVICE_SECONDS:
+            raise ValueError(f"advice seconds must be {MIN_ADVICE_SECONDS:g} to "
+                             f"{MAX_ADVICE_SECONDS:g}, not {self.seconds}")
+
+
+@dataclass(frozen=True)
 class Settings:
-    """The station's settings: data directory, database URL, token check."""
+    """The station's settings: data directory, database URL, token check, advice."""
 
     data_dir: Path
     database_url: str
     token: TokenCheck
     new_token: str | None = None  # set only on the start that created it, to print once
+    advice: AdviceSettings = AdviceSettings()
 
     @property
     def logs_dir(self) -> Path:
@@ -88,7 +115,8 @@ def ensure_token(data_dir: Path) -> tuple[TokenCheck, str | None]:
     return TokenCheck(hash_token(token)), token
 
 
-def load_settings(data_dir: str | Path | None = None, database_url: str | None = None) -> Settings:
+def load_settings(data_dir: str | Path | None = None, database_url: str | None = None,
+                  advice: AdviceSettings | None = None) -> Settings:
     """Settings for a station: creates the data directory and the token if needed."""
     directory = Path(data_dir) if data_dir else default_data_dir()
     directory.mkdir(parents=True, exist_ok=True)
@@ -96,4 +124,5 @@ def load_settings(data_dir: str | Path | None = None, database_url: str | None =
     (directory / "calibration").mkdir(exist_ok=True)
     url = database_url or f"sqlite:///{directory / DATABASE_FILE}"
     check, new_token = ensure_token(directory)
-    return Settings(data_dir=directory, database_url=url, token=check, new_token=new_token)
+    return Settings(data_dir=directory, database_url=url, token=check, new_token=new_token,
+                    advice=advice or AdviceSettings())

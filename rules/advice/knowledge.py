@@ -6,15 +6,24 @@ hidden components, turned into a game dealt by hand (``deal="table"``) so that e
 draw is a reveal the advisor makes itself from the components not yet seen.
 
 A hidden part of the position is known to one player when it is a list with one entry
-per player (a hand): entry ``player`` is that player's own.
+per player (a hand: entry ``player`` is that player's own) or a mapping keyed by player
+names (the player's own entry). Anything else hidden stays as the table sees it: choices
+laid face down (Pick 'n Packers' speculation cards) are guessed afresh for every playout
+(:func:`deal_face_down`), never read.
+
+:func:`public_document` goes one step further for a process that must not even hold the
+hidden components: the game as the whole table sees it, with a setup that holds no order.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from rules.advice.config import MAX_REVEALS
 from rules.engine import State, json_copy
+from rules.games.pick_n_packers import SPECULATION_CARDS
 from rules.playout import random_reveal
 
 
@@ -24,7 +33,8 @@ def has_chance_api(state: State) -> bool:
 
 
 def information_set(state: State, player: int | None) -> State:
-    """A game dealt by hand holding what ``player`` may know of ``state`` and no more.
+    """A game dealt by hand holding what ``player`` may know of ``state`` and no more
+    (``player`` None: what the whole table sees).
 
     A game without chance outcomes cannot be re-dealt: it is copied as it is (its playouts
     follow its own draw order) — :func:`has_chance_api` tells which.
@@ -34,15 +44,15 @@ def information_set(state: State, player: int | None) -> State:
     view = state.public_view()
     for key, value in state.data.items():
         hidden = view.get(key)
-        if hidden == value:
+        if hidden == value or player is None:
             continue
-        if (player is not None and isinstance(value, list) and isinstance(hidden, list)
+        if (isinstance(value, list) and isinstance(hidden, list)
                 and len(value) == len(hidden) == len(state.players)):
             hidden[player] = json_copy(value[player])
         elif isinstance(value, dict) and isinstance(hidden, dict):
-            # Choices laid face down (Pick 'n Packers' speculation cards) are no draw the
-            # advisor could deal again: it reads them (docs/advisor.md, "Limits").
-            view[key] = json_copy(value)
+            own = state.players[player]
+            if own in value:
+                hidden[own] = json_copy(value[own])
     document = state.to_json()
     document["setup"]["deal"] = "table"
     document["state"] = view
@@ -50,6 +60,57 @@ def information_set(state: State, player: int | None) -> State:
     known = state.game.from_json(document)
     known.deal = "table"
     return known
+
+
+def public_document(state: State, catalogue: Mapping[str, Any] | None = None
+                    ) -> dict[str, Any]:
+    """``state`` as the whole table sees it, as a JSON game document: dealt by hand, the
+    position's :meth:`~rules.engine.State.public_view`, no log, and the setup of a game dealt
+    by hand (the components of ``catalogue``, default the game's own: no seeded order).
+
+    Hand it to a process that must not hold what nobody at the table has seen; a game
+    without chance outcomes is sent whole (it could not be re-dealt).
+
+    >>> from rules import get_game
+    >>> state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=5)
+    >>> document = public_document(state)
+    >>> document["setup"]["deal"], "draw_pile" in document["setup"], document["state"]["hands"]
+    ('table', False, [[None], [None]])
+    """
+    document = state.to_json()
+    if not has_chance_api(state):
+        return document
+    setup = state.game.make_table_setup(list(state.players), dict(state.options), catalogue)
+    setup["deal"] = "table"
+    return document | {"setup": setup, "log": [], "state": state.public_view()}
+
+
+def _guess_speculations(state: State, rng: random.Random) -> None:
+    """Pick 'n Packers: each face-down speculation card (None) becomes a card nobody is seen
+    holding, drawn at random (a round's speculators all hold different cards). The round
+    just ended by the advised action holds its cards too."""
+    rounds = [state.data.get("speculations") or {}]
+    rounds += [result["speculations"] for result in state.data.get("results", [])[-1:]]
+    for speculations in rounds:
+        hidden = [name for name, card in speculations.items() if card is None]
+        if hidden:
+            taken = set(speculations.values())
+            free = [card for card in SPECULATION_CARDS if card not in taken]
+            for name, card in zip(hidden, rng.sample(free, len(hidden)), strict=True):
+                speculations[name] = card
+
+
+#: Per game: fills in, at random, the choices a player laid face down (None in the view).
+FACE_DOWN_GUESSES: dict[str, Callable[[State, random.Random], None]] = {
+    "pick-n-packers": _guess_speculations,
+}
+
+
+def deal_face_down(state: State, rng: random.Random) -> None:
+    """Guess every choice still face down in ``state`` with ``rng`` (in place)."""
+    guess = FACE_DOWN_GUESSES.get(state.game.name)
+    if guess is not None:
+        guess(state, rng)
 
 
 def fresh_copy(state: State) -> State:

@@ -35,6 +35,7 @@ from rules.advice.config import (
 )
 from rules.advice.heuristics import evaluator_for
 from rules.advice.knowledge import (
+    deal_face_down,
     fresh_copy,
     has_chance_api,
     information_set,
@@ -107,6 +108,19 @@ class Advice:
         }
 
 
+def sure_actions(known: State) -> list[Action]:
+    """The legal actions of an information set that name no component still unseen: a
+    hand card nobody has seen (a Small Warehouse card ``supply-or-hand``) is no move to
+    advise, the player may not hold it. All legal actions if every one names one."""
+    actions = known.legal_actions()
+    unseen = known.unseen()
+    if not unseen:
+        return actions
+    sure = [action for action in actions
+            if not any(type(value) is str and value in unseen for value in action.values())]
+    return sure or actions
+
+
 class Advisor:
     """Flat Monte Carlo with greedy rollouts for one game (see the module docstring)."""
 
@@ -118,10 +132,11 @@ class Advisor:
 
     def advise(self, state: State, rng: random.Random,
                stop: Callable[[], bool] | None = None,
-               max_playouts: int | None = None) -> Advice:
+               max_playouts: int | None = None, min_playouts: int = 0) -> Advice:
         """Study ``state`` until ``stop()`` is true or ``max_playouts`` are played (by
         default :data:`DEFAULT_PLAYOUTS` when there is no ``stop``); at least one playout
-        per candidate unless ``stop`` ends the search first."""
+        per candidate unless ``stop`` ends the search first, and ``stop`` is not asked
+        before ``min_playouts`` are played (a starved worker still says something)."""
         if state.is_over():
             raise NothingToAdvise("the game is over")
         player = None if state.is_chance() else state.current_player()
@@ -131,10 +146,11 @@ class Advisor:
             None if stop is not None else DEFAULT_PLAYOUTS)
         played = 0
         while limit is None or played < limit:
-            if stop is not None and stop():
+            asked = stop if played >= min_playouts else None
+            if asked is not None and asked():
                 break
             candidate = candidates[played % len(candidates)]
-            if not self._playout(known, candidate, player, rng, stop):
+            if not self._playout(known, candidate, player, rng, asked):
                 break
             played += 1
         ranked = sorted(candidates, key=lambda c: self._rank_key(c, player), reverse=True)
@@ -145,8 +161,10 @@ class Advisor:
         count = len(known.players)
         if player is None:
             return [Candidate(None, 0.0, count)]
-        actions = known.legal_actions()
-        screened = best_actions(known, actions, self.evaluator, rng,
+        guessed = fresh_copy(known)
+        deal_face_down(guessed, rng)
+        actions = sure_actions(guessed)
+        screened = best_actions(guessed, actions, self.evaluator, rng,
                                 self.screen if len(actions) > self.screen else None)
         return [Candidate(dict(action), value, count)
                 for value, action in screened[:self.candidates]]
@@ -157,6 +175,7 @@ class Advisor:
         game = fresh_copy(known)
         if candidate.action is not None:
             game.apply(dict(candidate.action))
+        deal_face_down(game, rng)  # after the candidate: a card it takes is nobody else's
         for _ in range(MAX_STEPS):
             reveal_pending(game, rng)
             if game.is_over():

@@ -37,6 +37,7 @@ def create_app(services: Services, background: Background | None = None) -> Fast
         relay = HubRelay(services.station, services.hub).start() \
             if services.database.dialect == "postgresql" else None  # SQLite: one station
         recorder = tournaments.watch_results(services)
+        services.advisor.attach()
         task = asyncio.create_task(background(services)) if background else None
         app.state.background = task
         try:
@@ -48,6 +49,7 @@ def create_app(services: Services, background: Background | None = None) -> Fast
             if relay is not None:
                 await asyncio.to_thread(relay.stop)
             await asyncio.to_thread(recorder.stop)
+            services.advisor.close()
 
     app = FastAPI(title="packref station", lifespan=lifespan,
                   generate_unique_id_function=operation_id,

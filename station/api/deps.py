@@ -16,10 +16,12 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from station.config import Settings
+from station.live.advisor import LiveAdvisor
 from station.live.hub import Hub
 from station.live.station import Station
 from station.store import Clock, Database, EventStore, SystemClock, open_database
 from station.store.spool import Spool
+from station.tournament.hints import hints_refusal
 
 AUTHOR_HEADER = "X-Packref-Author"
 # Declares the organiser's token in the OpenAPI description; the check is require_organiser's.
@@ -37,6 +39,7 @@ class Services:
     station: Station
     hub: Hub
     clock: Clock
+    advisor: LiveAdvisor  # follows the station while the app runs (see create_app)
 
     def __repr__(self) -> str:
         return f"<Services {self.database!r}>"
@@ -50,7 +53,10 @@ def build_services(settings: Settings, clock: Clock | None = None) -> Services:
              if database.dialect == "postgresql" else None)  # the hub may go away
     store = EventStore(database, clock, spool)
     hub = Hub()
-    return Services(settings, database, store, Station(store, hub), hub, clock)
+    station = Station(store, hub)
+    advisor = LiveAdvisor(station, settings.advice,
+                          lambda table_id, game_seq: hints_refusal(database, table_id, game_seq))
+    return Services(settings, database, store, station, hub, clock, advisor)
 
 
 def get_services(request: Request) -> Services:

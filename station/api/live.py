@@ -14,6 +14,7 @@ import json
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from station.api.deps import WsServicesDep
+from station.live.advisor import public_message
 from station.live.hub import Hub
 from station.live.station import UnknownTable
 from station.store.clock import epoch_seconds
@@ -36,11 +37,11 @@ async def _forward(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
 
 
 async def _stream(websocket: WebSocket, hub: Hub, queues: list[tuple[str, asyncio.Queue[str]]],
-                  first: str | None) -> None:
-    """Send ``first``, then whatever arrives on the (already subscribed) queues."""
+                  *first: str) -> None:
+    """Send the ``first`` messages, then whatever arrives on the (already subscribed) queues."""
     try:
-        if first is not None:
-            await websocket.send_text(first)
+        for message in first:
+            await websocket.send_text(message)
         tasks = [asyncio.create_task(_drain_incoming(websocket)),
                  *(asyncio.create_task(_forward(websocket, queue)) for _, queue in queues)]
         try:
@@ -57,7 +58,8 @@ async def _stream(websocket: WebSocket, hub: Hub, queues: list[tuple[str, asynci
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_updates(websocket: WebSocket, table_id: str, services: WsServicesDep) -> None:
-    """The table's snapshot now, then each new one (subscribed first, so none is missed)."""
+    """The table's snapshot now (and the latest advice on it), then each new one (subscribed
+    first, so none is missed)."""
     station, hub = services.station, services.hub
     queues = [(f"table:{table_id}", hub.subscribe(f"table:{table_id}"))]
     try:
@@ -67,9 +69,13 @@ async def table_updates(websocket: WebSocket, table_id: str, services: WsService
         await websocket.close(code=4404, reason=str(error))
         return
     await websocket.accept()
-    first = json.dumps({"type": "snapshot", "stored_at": epoch_seconds(),
-                        "seq": snapshot["seq"], "snapshot": snapshot})
-    await _stream(websocket, hub, queues, first)
+    first = [json.dumps({"type": "snapshot", "stored_at": epoch_seconds(),
+                         "seq": snapshot["seq"], "snapshot": snapshot})]
+    await asyncio.to_thread(services.advisor.ensure, table_id)  # a station just restarted
+    advice = public_message(services.advisor.message(table_id))
+    if advice is not None:
+        first.append(json.dumps(advice))
+    await _stream(websocket, hub, queues, *first)
 
 
 @router.websocket("/ws/tournaments/{tournament_id}")

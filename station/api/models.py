@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from station.store.models import ID_LENGTH, INTEGER_MAX, NAME_LENGTH
 
@@ -100,3 +100,10 @@ class MatchStart(Strict):
 class ResultIn(Strict):
     scores: dict[str, Annotated[int, Field(ge=-10_000, le=10_000)]]
     winners: list[str] | None = None
+
+
+class HintsIn(Strict):
+    """The organiser's hints switch: at a table (the acting player's best moves on its page)
+    or for a tournament (allowed at the tables of its games)."""
+
+    on: StrictBool

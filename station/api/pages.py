@@ -17,6 +17,7 @@ from fastapi.templating import Jinja2Templates
 from station.api.deps import ServicesDep, SessionDep, StationDep
 from station.games import game_records
 from station.games.words import describe_action
+from station.live.advisor import public_message
 from station.tournament import service
 
 LEGAL_CHOICES = 300  # the most legal actions offered in the correction picker
@@ -42,9 +43,17 @@ def index(request: Request, station: StationDep, session: SessionDep) -> HTMLRes
                    tournaments=service.list_tournaments(session))
 
 
+def _advice(services: ServicesDep, table_id: str) -> dict[str, Any] | None:
+    """The latest win chances (and hints, when shown) for a table page opened now."""
+    services.advisor.ensure(table_id)
+    return public_message(services.advisor.message(table_id))
+
+
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
-def table_page(request: Request, table_id: str, station: StationDep) -> HTMLResponse:
-    return _render(request, "table.html", snapshot=station.snapshot(table_id))
+def table_page(request: Request, table_id: str, services: ServicesDep) -> HTMLResponse:
+    snapshot = services.station.snapshot(table_id)
+    return _render(request, "table.html", snapshot=snapshot,
+                   advice=_advice(services, table_id))
 
 
 @router.get("/tables/{table_id}/legal-choices", response_class=HTMLResponse)
@@ -58,8 +67,10 @@ def legal_choices(request: Request, table_id: str, station: StationDep) -> HTMLR
 
 
 @router.get("/tables/{table_id}/projector", response_class=HTMLResponse)
-def table_projector(request: Request, table_id: str, station: StationDep) -> HTMLResponse:
-    return _render(request, "projector.html", snapshot=station.snapshot(table_id))
+def table_projector(request: Request, table_id: str, services: ServicesDep) -> HTMLResponse:
+    snapshot = services.station.snapshot(table_id)
+    return _render(request, "projector.html", snapshot=snapshot,
+                   advice=_advice(services, table_id))
 
 
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)

@@ -183,6 +183,7 @@ class Snapshot(Open):
 
     table: TableInfo
     seq: int
+    hints: bool = Field(False, description="the organiser's hints switch at this table")
     game: GameSummary | None
     flags: list[Flag]
     recent: list[Json]
@@ -190,6 +191,51 @@ class Snapshot(Open):
     last_observation: Json | None
     past_games: list[Json]
     problems: list[Any]
+
+
+class TableHints(Open):
+    """A table's hints switch, and whether hints show (a tournament may not allow them)."""
+
+    table: str
+    on: bool
+    shown: bool
+    refusal: str | None = Field(None, description="why hints do not show although on")
+
+
+class WinChance(Open):
+    player: str
+    chance: float
+
+
+class Hint(Open):
+    """One of the acting player's best moves: in words, as data, and what it promises."""
+
+    words: str
+    action: Json
+    win_chance: float | None = None
+    expected_score: float | None = None
+
+
+class AdviceOut(Open):
+    """The latest advice on a table's position (docs/advisor.md, "At the table"); the same
+    object the live channel sends as ``{"type": "advice", ...}``."""
+
+    type: str = "advice"
+    table: str
+    game: int | None = None
+    actions: int | None = None
+    position: int | None = None
+    player: str | None = None
+    win_chances: list[WinChance] | None = None
+    hints: list[Hint] | None = None
+    hints_on: bool = False
+    playouts: int = 0
+    seconds: float = 0.0
+
+
+class TournamentHints(Open):
+    tournament: str
+    allow_hints: bool
 
 
 class EventOut(Open):
@@ -306,6 +352,7 @@ class TournamentDetail(Open):
     dropped: dict[str, int]
     locks: dict[str, str]
     forbidden: list[list[str]]
+    allow_hints: bool = False
 
 
 class PlayersOut(Open):

@@ -8,28 +8,32 @@ from typing import Any
 from fastapi import APIRouter, Query, status
 
 from rules import game_names, get_game
-from station.api.deps import OrganiserReadDep, StationDep, TokenDep
+from station.api.deps import OrganiserReadDep, ServicesDep, StationDep, TokenDep
 from station.api.models import (
     CorrectionIn,
     FlagSeq,
     GameStart,
+    HintsIn,
     ObservationIn,
     RevealIn,
     TableCreate,
     TableId,
 )
 from station.api.responses import (
+    AdviceOut,
     EventOut,
     EventsOut,
     GameInfo,
     LegalActions,
     Outcomes,
     Snapshot,
+    TableHints,
     TableLine,
     documented,
 )
 from station.games.views import labelled_outcomes
-from station.live.table import chance_summary
+from station.live.advisor import public_message
+from station.live.table import TableRefusal, chance_summary
 from station.store.models import INTEGER_MAX
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -179,3 +183,40 @@ def undo(table_id: TableId, station: StationDep, author: TokenDep) -> dict[str, 
     """Take back the last applied action of the current game (a new event, not an edit)."""
     events = station.undo(table_id, author)
     return {"events": [event.to_json() for event in events]}
+
+
+def _hints(services: ServicesDep, table_id: str) -> dict[str, Any]:
+    with services.station.table_lock(table_id):
+        live = services.station.table(table_id)
+        refusal = services.advisor.hints_refusal(live)
+        answer = {"table": table_id, "on": live.hints, "shown": live.hints and refusal is None}
+        return answer | ({"refusal": refusal} if refusal is not None else {})
+
+
+@router.get("/tables/{table_id}/hints", **documented(TableHints, *READ))
+def read_table_hints(table_id: TableId, services: ServicesDep) -> dict[str, Any]:
+    """The table's hints switch, and whether hints show now."""
+    return _hints(services, table_id)
+
+
+@router.put("/tables/{table_id}/hints", **documented(TableHints, *WRITE))
+def put_table_hints(table_id: TableId, body: HintsIn, services: ServicesDep,
+              author: TokenDep) -> dict[str, Any]:
+    """Switch the acting player's best moves on or off at the table's page (off by default;
+    refused, 409, at a tournament game unless its organiser allows hints)."""
+    if body.on:
+        refusal = services.advisor.hints_refusal(services.station.table(table_id))
+        if refusal is not None:
+            raise TableRefusal(refusal)
+    services.station.set_hints(table_id, body.on, author)
+    return _hints(services, table_id)
+
+
+@router.get("/tables/{table_id}/advice", **documented(AdviceOut, *READ))
+def read_advice(table_id: TableId, services: ServicesDep) -> dict[str, Any]:
+    """The latest win chances (and hints, when on) for the table's position; asks for them
+    if nobody has yet (they then arrive on the live channel)."""
+    services.station.table(table_id)
+    services.advisor.ensure(table_id)
+    message = public_message(services.advisor.message(table_id))
+    return message or {"type": "advice", "table": table_id, "hints_on": False}

@@ -11,6 +11,7 @@ from pydantic import Field
 from station.api.deps import Services, ServicesDep, SessionDep, TokenDep
 from station.api.models import (
     GameId,
+    HintsIn,
     MatchCreate,
     MatchStart,
     Name,
@@ -35,12 +36,13 @@ from station.api.responses import (
     StartedGame,
     TournamentDetail,
     TournamentGame,
+    TournamentHints,
     TournamentLine,
     documented,
     errors_beside,
 )
 from station.store.notify import announce
-from station.tournament import results, rounds, service
+from station.tournament import hints, results, rounds, service
 
 
 class TournamentIn(TournamentCreate):
@@ -131,6 +133,20 @@ def put_tie_breakers(tournament_id: TournamentId, body: TieBreakersIn, session: 
     session.commit()
     _changed(services, tournament_id)
     return service.tournament_detail(session, services.station, tournament_id)
+
+
+@router.put("/{tournament_id}/hints", **documented(TournamentHints, *WRITE))
+def put_tournament_hints(tournament_id: TournamentId, body: HintsIn, session: SessionDep,
+              services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+    """Allow (``on``) or forbid the advisor's hints at the tables of the tournament's games
+    (forbidden by default); a table switched on shows them once allowed."""
+    answer = hints.allow_hints(session, services.clock, tournament_id, body.on)
+    session.commit()
+    _changed(services, tournament_id)
+    for table_id in services.station.table_ids():  # hints may show (or stop) at once
+        with services.station.table_lock(table_id):
+            services.advisor.position_changed(services.station.table(table_id))
+    return answer
 
 
 @router.post("/{tournament_id}/players", status_code=status.HTTP_201_CREATED,

@@ -7,6 +7,8 @@ Example (every key is optional)::
     port = 8000
     gpio_buttons = false      # the referee's buttons on this Pi's GPIO
     calibration = "/home/pi/.config/packref/drone-calibration.json"
+    win_chances = true        # every player's chance to win on the pages
+    advice_seconds = 0.5      # the advisor's time budget per position
 
     [cameras]                 # TABLE = camera number, or a replay folder or video
     table-1 = 0
@@ -34,11 +36,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from station.config import MAX_ADVICE_SECONDS, MIN_ADVICE_SECONDS
 from station.errors import InputError
 from station.jsonin import Node
 
 TABLE_SECTIONS = ("cameras", "drones", "drone_positions", "catalogues")
-SCALARS = ("host", "port", "gpio_buttons", "calibration")
+SCALARS = ("host", "port", "gpio_buttons", "calibration", "win_chances", "advice_seconds")
 
 
 @dataclass
@@ -50,6 +53,8 @@ class StationFile:
     port: int | None = None
     gpio_buttons: bool | None = None
     calibration: str | None = None
+    win_chances: bool | None = None
+    advice_seconds: float | None = None
     cameras: dict[str, str] = field(default_factory=dict)
     drones: dict[str, str] = field(default_factory=dict)
     drone_positions: dict[str, str] = field(default_factory=dict)
@@ -83,6 +88,11 @@ def _parse(document: dict, path: Path) -> StationFile:
         settings.gpio_buttons = root["gpio_buttons"].boolean()
     if root.has("calibration"):
         settings.calibration = root["calibration"].string(non_empty=True)
+    if root.has("win_chances"):
+        settings.win_chances = root["win_chances"].boolean()
+    if root.has("advice_seconds"):
+        settings.advice_seconds = root["advice_seconds"].number(MIN_ADVICE_SECONDS,
+                                                                MAX_ADVICE_SECONDS)
     for name in TABLE_SECTIONS:
         setattr(settings, name, _section(root, name))
     return settings
@@ -152,6 +162,10 @@ def apply_station_file(arguments: Any, data_dir: Path, name: str) -> StationFile
         arguments.gpio_buttons = True
     if arguments.calibration is None:
         arguments.calibration = settings.calibration
+    if getattr(arguments, "win_chances", None) is None and settings.win_chances is not None:
+        arguments.win_chances = "on" if settings.win_chances else "off"
+    if getattr(arguments, "advice_seconds", None) is None:
+        arguments.advice_seconds = settings.advice_seconds
     arguments.camera = _merge(settings.cameras, arguments.camera)
     arguments.drone = _merge(settings.drones, arguments.drone)
     arguments.drone_positions = _merge(settings.drone_positions, arguments.drone_positions)

@@ -61,6 +61,11 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--catalogue", action="append", default=[], metavar="GAME=FILE",
                        help="play GAME with your copy's catalogue at every table (default: "
                        "DATA/catalogues/GAME.json where there is one); repeatable")
+    serve.add_argument("--win-chances", choices=("on", "off"), default=None,
+                       help="every player's chance to win on the table and projector pages, "
+                       "worked out by a worker process after each action (default on)")
+    serve.add_argument("--advice-seconds", type=float, default=None, metavar="S",
+                       help="the advisor's time budget per position (default 0.5)")
     serve.set_defaults(run=run_serve)
 
     demo = subparsers.add_parser(
@@ -280,6 +285,22 @@ def _together(*loops: Any) -> Any:
     return background
 
 
+def _advice_settings(arguments: argparse.Namespace) -> Any:
+    """``--win-chances`` and ``--advice-seconds`` (after the station file filled them in)."""
+    from station.config import (
+        ADVICE_SECONDS,
+        MAX_ADVICE_SECONDS,
+        MIN_ADVICE_SECONDS,
+        AdviceSettings,
+    )
+
+    seconds = ADVICE_SECONDS if arguments.advice_seconds is None else arguments.advice_seconds
+    if not MIN_ADVICE_SECONDS <= seconds <= MAX_ADVICE_SECONDS:
+        raise InputError(f"--advice-seconds: must be {MIN_ADVICE_SECONDS:g} to "
+                         f"{MAX_ADVICE_SECONDS:g}, not {seconds:g}")
+    return AdviceSettings(win_chances=arguments.win_chances != "off", seconds=seconds)
+
+
 def run_serve(arguments: argparse.Namespace) -> int:
     from station.api import build_services, create_app
     from station.appliance.config import STATION_FILE
@@ -293,7 +314,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
     drones = _drone_plan(arguments)
     cameras = _camera_plan(arguments, data_dir)
     lens = load_camera_calibration(arguments.camera_calibration)
-    settings = load_settings(arguments.data, arguments.db)
+    settings = load_settings(arguments.data, arguments.db, _advice_settings(arguments))
     catalogues = _catalogues(arguments, settings)
     _log_to_file(settings)
     listener = _listen(arguments.host, arguments.port)

@@ -44,7 +44,7 @@ def describe(state: State, action: Action) -> str:
         return f"{who}: {plain(action)}"
     source = {"supply": "from the supply", "hand": "from her hand"}.get(
         str(action.get("source")), f"from {action.get('source')}")
-    turned = f", turned {int(action['rotation']) * 90}°" if action.get("rotation") else ""
+    turned = f", turned {int(action['rotation'])}°" if action.get("rotation") else ""  # degrees
     return f"{who} placed card {action.get('card')} {source} at " \
         f"{at(action['row'], action['col'])}{turned}"
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules import Action, State
-from rules.engine import REVEAL
+from rules.engine import REVEAL, json_copy
 
 
 def at(row: int, col: int) -> str:
@@ -39,12 +39,14 @@ def plain(action: Action) -> str:
     return f"{action.get('type', 'action')}" + (f" ({fields})" if fields else "")
 
 
-def describe_action(state: State, action: Action) -> str:
-    """``action`` in a sentence, from the game's record (see the module's docstring)."""
+def describe_action(state: State, action: Action, face_up: bool = False) -> str:
+    """``action`` in a sentence, from the game's record (see the module's docstring); as the
+    whole table sees it (a card laid face down shows no face) unless ``face_up`` (a move
+    proposed to the player, not yet made)."""
     from station.games import game_record
 
     record = game_record(state.game.name)
-    shown = state.public_action(action)
+    shown = json_copy(action) if face_up else state.public_action(action)
     try:
         if shown.get("type") == REVEAL and record is not None and record.reveal_label:
             return f"Revealed {record.reveal_label(state, shown)}"
@@ -68,6 +70,8 @@ def describe_event(state: State | None, kind: str, payload: dict[str, Any]) -> s
         return f"The referee took back event {payload.get('undoes')}"
     if kind == "accept":
         return f"The referee accepted the move flagged at event {payload.get('flag')}"
+    if kind == "hints":
+        return f"The organiser switched hints {'on' if payload.get('on') else 'off'}"
     if state is None or not isinstance(action, dict):
         return None
     said = describe_action(state, action)

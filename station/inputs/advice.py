@@ -46,9 +46,14 @@ def removal_document(document: Node) -> dict[str, Any]:
 
 
 # -- --state: a game in progress --------------------------------------------------------------
-def read_state_document(document: Node, game_name: str) -> State:
+def read_state_document(document: Node, game_name: str, restore: bool = False) -> State:
     """The game a ``State.to_json()`` document describes, rebuilt from its setup and log (each
-    action checked by the rules) and compared with its ``state`` when it has one."""
+    action checked by the rules) and compared with its ``state`` when it has one.
+
+    ``restore``: the document's ``state`` is the position, taken as it is after its log (for
+    a position no log leads to: what the table sees of a game, made by the station,
+    :func:`rules.advice.knowledge.public_document`).
+    """
     named = document["game"].string()
     if named != game_name:
         raise document["game"].fail(f"is {named!r}, not {game_name!r}")
@@ -77,6 +82,23 @@ def read_state_document(document: Node, game_name: str) -> State:
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise node.fail(f"is not a {game_name} action ({type(error).__name__}: "
                             f"{error})") from None
+    if restore:
+        return _restored(document, state)
     if document.has("state") and document["state"].obj() != state.data:
         raise document["state"].fail("is not the position its setup and log lead to")
+    return state
+
+
+def _restored(document: Node, replayed: State) -> State:
+    """``replayed``'s game at the document's own position (``$.state``)."""
+    game = replayed.game
+    try:
+        state = game.state_class(game, replayed.players, replayed.options, replayed.setup,
+                                 restore=document["state"].obj())
+        state.log = replayed.log
+        state.is_over()
+        state.current_player()
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        raise document["state"].fail(f"is not a {game.name} position ({type(error).__name__}: "
+                                     f"{error})") from None
     return state

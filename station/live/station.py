@@ -9,6 +9,7 @@ several stations), the view is reloaded from the store and the write tried again
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from station.store.events import slugify, valid_id
 
 Plan = Callable[[LiveTable], list[tuple[str, dict[str, Any]]]]
 RETRIES = 3
+log = logging.getLogger("packref.station")
 
 
 class UnknownTable(LookupError):
@@ -39,6 +41,9 @@ class Station:
         self._guard = threading.Lock()
         #: A copy's catalogue per game (``serve --catalogue``), for every game started here.
         self.catalogues: dict[str, dict[str, Any]] = {}
+        #: Called with each table broadcast (in the writer's thread, the table's lock held):
+        #: they must return at once (the advisor hands its work to a worker process).
+        self.listeners: list[Callable[[LiveTable], None]] = []
 
     def __repr__(self) -> str:
         return f"<Station {len(self._tables)} tables on {self.store!r}>"
@@ -51,6 +56,10 @@ class Station:
     def _lock(self, table_id: str) -> threading.RLock:
         with self._guard:
             return self._locks.setdefault(table_id, threading.RLock())
+
+    def table_lock(self, table_id: str) -> threading.RLock:
+        """The lock every write of the table holds: hold it to read a consistent view."""
+        return self._lock(table_id)
 
     def table(self, table_id: str) -> LiveTable:
         """The live view of a table, loaded from the store the first time."""
@@ -156,6 +165,10 @@ class Station:
     def undo(self, table_id: str, author: str) -> list[Event]:
         return self._write(table_id, lambda t: t.plan_undo(), author)
 
+    def set_hints(self, table_id: str, on: bool, author: str) -> list[Event]:
+        """Switch the table's hints on or off (the organiser's; stored as an event)."""
+        return self._write(table_id, lambda t: t.plan_hints(on), author)
+
     def _write(self, table_id: str, plan: Plan, author: str) -> list[Event]:
         with self._lock(table_id):
             for attempt in range(RETRIES):
@@ -183,3 +196,8 @@ class Station:
         self.hub.publish(f"table:{live.info.id}", json.dumps(message))
         self.hub.publish("tables", json.dumps({"type": "table", "id": live.info.id,
                                                "seq": live.last_seq}))
+        for listener in list(self.listeners):
+            try:
+                listener(live)
+            except Exception:  # what is stored and sent stands: a listener only follows
+                log.exception("a listener of table %s failed", live.info.id)

@@ -16,6 +16,9 @@ Event kinds (the payload fields follow the kind):
 ``correction``   a referee's action, applied: ``action``, ``flag`` (the flag it
                  resolves, or null).
 ``undo``         a referee takes back the last applied action: ``undoes``.
+``hints``        the organiser switches the table's hints on or off: ``on`` (the
+                 acting player's best moves on the table page; they stay off
+                 from one game to the next until switched again).
 
 :meth:`LiveTable.absorb` is the only place events change the view, both when
 they are new and when a restarted station replays them, so the live view is
@@ -129,6 +132,7 @@ class LiveTable:
         self.last_observation: dict[str, Any] | None = None
         self.past_games: list[dict[str, Any]] = []
         self.problems: list[str] = []
+        self.hints = False  # the organiser's switch: the acting player's best moves shown
 
     def __repr__(self) -> str:
         return f"<LiveTable {self.info.id} at event {self.last_seq}>"
@@ -206,6 +210,10 @@ class LiveTable:
             raise TableRefusal("there is no action to undo in this game")
         return [("undo", {"undoes": current.applied[-1][0]})]
 
+    def plan_hints(self, on: bool) -> list[tuple[str, dict[str, Any]]]:
+        """The organiser's hints switch (an event even when unchanged: who asked, when)."""
+        return [("hints", {"on": bool(on)})]
+
     def _require_game(self) -> CurrentGame:
         if self.current is None:
             raise TableRefusal("no game has started at this table")
@@ -276,6 +284,9 @@ class LiveTable:
         self._apply(event)
         self.flags.pop(event.payload.get("flag"), None)
 
+    def _on_hints(self, event: Event, replaying: bool) -> None:
+        self.hints = bool(event.payload.get("on"))
+
     def _on_undo(self, event: Event, replaying: bool) -> None:
         current = self._require_game()
         undone = event.payload.get("undoes")
@@ -291,6 +302,7 @@ class LiveTable:
         return {
             "table": self.info.to_json(),
             "seq": self.last_seq,
+            "hints": self.hints,
             "game": None if self.current is None else self.current.summary(),
             "flags": [self._public(flag) for flag in self.flags.values()],
             "recent": [self._public(entry) for entry in reversed(self.recent)],

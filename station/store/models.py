@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 INTEGER_MAX = 2**31 - 1  # the largest value every Integer column holds (PostgreSQL's int4)
@@ -97,3 +97,14 @@ class TournamentRuleRow(Base):
     players: Mapped[list[str]] = mapped_column(JSON)
     table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id"), nullable=True)
     round: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class TournamentHintsRow(Base):
+    """The organiser allows the advisor's hints at the tables of a tournament's games (no
+    row: not allowed). A table of its own, so a database made before it gains it at start."""
+
+    __tablename__ = "tournament_hints"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    allowed: Mapped[bool] = mapped_column(Boolean, default=False)
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -19,6 +19,7 @@ from station.store.events import aware, slugify, valid_id
 from station.store.models import (
     MatchRow,
     TableRow,
+    TournamentHintsRow,
     TournamentPlayerRow,
     TournamentRow,
     TournamentRuleRow,
@@ -244,7 +245,15 @@ def tournament_detail(session: Session, station: Station | None,
             "rounds": [rounds[number] for number in sorted(rounds)],
             "standings": [line.to_json() for line in lines],
             "disputes": _disputes(matches),
+            "allow_hints": hints_allowed(session, tournament_id),
             **pairing_rules(session, tournament_id)}
+
+
+def hints_allowed(session: Session, tournament_id: str) -> bool:
+    """Whether the organiser allows the advisor's hints at the tournament's tables (default:
+    no; :mod:`station.tournament.hints`)."""
+    row = session.get(TournamentHintsRow, tournament_id)
+    return bool(row is not None and row.allowed)
 
 
 def _disputes(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:

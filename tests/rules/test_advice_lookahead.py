@@ -8,8 +8,15 @@ import pytest
 
 from rules import game_names, get_game
 from rules.advice.heuristics import WarehouseEvaluator, warehouse_value
-from rules.advice.knowledge import has_chance_api, information_set, reveal_pending
-from rules.advice.lookahead import Advisor, AdvisorPolicy, NothingToAdvise
+from rules.advice.knowledge import (
+    deal_face_down,
+    fresh_copy,
+    has_chance_api,
+    information_set,
+    public_document,
+    reveal_pending,
+)
+from rules.advice.lookahead import Advisor, AdvisorPolicy, NothingToAdvise, sure_actions
 from rules.advice.policies import POLICY_NAMES, UnknownPolicy, make_policy
 from rules.games.small_warehouse import _lay, _oriented_cells, score_warehouse
 from rules.playout import random_step
@@ -148,3 +155,69 @@ def test_advice_never_reads_the_seeded_order(name: str) -> None:
     answers = [Advisor(name).advise(game_state, random.Random(9), max_playouts=8)
                .to_json(game_state.players) for game_state in (state, other)]
     assert answers[0] == answers[1]
+
+
+def _speculated(second_card: int) -> object:
+    """A 5-player Pick 'n Packers game in which two speculators have laid their cards face
+    down (the first a 3, the second ``second_card``) and the third is to choose."""
+    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cy", "Dee", "Eve"], seed=6)
+    state.apply({"type": "speculate", "card": 3})
+    state.apply({"type": "speculate", "card": second_card})
+    return state
+
+
+def test_face_down_speculation_cards_are_never_read() -> None:
+    first, second = _speculated(7), _speculated(8)
+    assert first.data["speculations"] != second.data["speculations"]
+    assert first.public_view() == second.public_view()
+    assert information_set(first, first.current_player()).data["speculations"] == {
+        "Cy": None, "Dee": None}
+    answers = [Advisor("pick-n-packers").advise(state, random.Random(4), max_playouts=30)
+               .to_json(state.players) for state in (first, second)]
+    assert answers[0] == answers[1]
+    assert answers[0]["playouts"] == 30
+
+
+def test_a_guess_of_face_down_cards_keeps_them_all_different() -> None:
+    known = information_set(_speculated(7), None)
+    for seed in range(20):
+        guessed = fresh_copy(known)
+        deal_face_down(guessed, random.Random(seed))
+        cards = list(guessed.data["speculations"].values())
+        assert None not in cards and len(set(cards)) == 2
+
+
+def test_advice_names_no_card_the_table_has_not_seen() -> None:
+    """From what the table sees a Small Warehouse hand is unknown: only the supply's cards
+    are advised, and the same whatever the hands and the draw pile hold."""
+    game = get_game("small-warehouse")
+    documents = [public_document(game.replay(document)) for document in _shuffled_unseen(5)]
+    assert documents[0] == documents[1]
+    known = game.from_json(documents[0])
+    assert known.data["hands"] == [[None], [None]] and "draw_pile" not in known.setup
+    answer = Advisor(game.name).advise(known, random.Random(2), max_playouts=9) \
+        .to_json(known.players)
+    assert {entry["action"]["source"] for entry in answer["actions"]} == {"supply"}
+    real = game.replay(_shuffled_unseen(5)[0])
+    for entry in answer["actions"]:
+        real.clone().apply(entry["action"])  # legal at the real table
+    assert sure_actions(known) and all(action["source"] == "supply"
+                                       for action in sure_actions(known))
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_public_document_is_a_game_to_advise(name: str) -> None:
+    state = midgame(name, steps=5)
+    known = state.game.from_json(public_document(state))
+    assert known.deal == "table" and known.log == []
+    answer = Advisor(name).advise(known, random.Random(1), max_playouts=4).to_json(known.players)
+    assert answer["playouts"] == 4
+    for entry in answer["actions"]:
+        state.clone().apply(entry["action"])
+
+
+def test_min_playouts_are_played_before_the_stop_is_asked() -> None:
+    state = midgame("small-warehouse")
+    advice = Advisor(state.game.name).advise(state, random.Random(1), stop=lambda: True,
+                                             min_playouts=5)
+    assert advice.playouts == 5 and advice.to_json(state.players)["win_chances"] is not None

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from rules import registry
-from station.config import Settings, TokenCheck, hash_token
+from station.config import AdviceSettings, Settings, TokenCheck, hash_token
 from station.store import Database, FixedClock, open_database
 from tests.station.toy import DRAW_TOY, TOY, DrawGame, RaceGame
 
@@ -161,6 +161,8 @@ def clock() -> FixedClock:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    """Settings with a known token and a SQLite database under ``tmp_path``."""
+    """Settings with a known token and a SQLite database under ``tmp_path``; no win chances
+    (no worker process in every test: the advisor's tests ask for them)."""
     return Settings(data_dir=tmp_path, database_url=f"sqlite:///{tmp_path / 'station.sqlite3'}",
-                    token=TokenCheck(hash_token(TOKEN)))
+                    token=TokenCheck(hash_token(TOKEN)),
+                    advice=AdviceSettings(win_chances=False))

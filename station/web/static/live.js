@@ -139,6 +139,7 @@
     ws.onopen = () => status && status.classList.add("on");
     ws.onmessage = (message) => {
       const update = JSON.parse(message.data);
+      document.dispatchEvent(new CustomEvent("packref:live", { detail: update }));  // advice.js
       if (update.type !== "snapshot" || update.seq < current.seq) return;
       current = update.snapshot;
       render(current);

@@ -18,6 +18,7 @@ from station.appliance.units import (
     station_unit,
 )
 from station.cli import build_parser
+from station.config import AdviceSettings
 from tests.conftest import REPO, require_tool
 
 
@@ -175,6 +176,29 @@ def test_serve_takes_cameras_and_boards_from_the_station_file(tmp_path: Path) ->
     plain = serve_arguments("--port", "9000")
     apply_station_file(plain, tmp_path / "none", "station.toml")
     assert (plain.host, plain.port, plain.camera) == ("127.0.0.1", 9000, [])
+
+
+def test_win_chances_and_the_advice_budget_come_from_the_file_or_the_line(
+        cli, tmp_path: Path) -> None:
+    from station.cli.serve import _advice_settings
+
+    (tmp_path / "station.toml").write_text("win_chances = false\nadvice_seconds = 0.8\n")
+    arguments = serve_arguments("--data", str(tmp_path))
+    apply_station_file(arguments, tmp_path, "station.toml")
+    advice = _advice_settings(arguments)
+    assert (advice.win_chances, advice.seconds) == (False, 0.8)
+    arguments = serve_arguments("--win-chances", "on", "--advice-seconds", "0.3")
+    apply_station_file(arguments, tmp_path, "station.toml")
+    assert (_advice_settings(arguments).win_chances, _advice_settings(arguments).seconds) == (
+        True, 0.3)  # the command line wins
+    defaults = serve_arguments()
+    apply_station_file(defaults, tmp_path / "none", "station.toml")
+    assert _advice_settings(defaults) == AdviceSettings()  # on, 0.5 s
+    (tmp_path / "station.toml").write_text("advice_seconds = 60\n")
+    result = cli("serve", "--data", str(tmp_path), "--port", "0")
+    assert result.status == 2 and "$.advice_seconds:" in result.stderr
+    result = cli("serve", "--data", str(tmp_path / "x"), "--port", "0", "--advice-seconds", "0")
+    assert result.status == 2 and result.stderr == "--advice-seconds: must be 0.05 to 10, not 0\n"
 
 
 def test_a_broken_station_file_stops_serve_with_one_line(cli, tmp_path: Path) -> None:

@@ -132,3 +132,13 @@ def test_a_fifth_game_is_one_new_module(toy_module: str, settings: Settings, cli
     assert (scored.status, scored.stdout.strip()) == (0, '{"total": 4}')
     refused = cli("score", toy_module, write_json({"cards": ["c9"]}))
     assert refused.status == 2 and refused.stderr.startswith("$.cards[0]")
+
+
+def test_a_turned_card_is_said_in_degrees() -> None:
+    from rules import get_game
+    from station.games.words import describe_action
+
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=2)
+    action = {"type": "place", "source": "supply", "card": "c07", "row": 2, "col": 4,
+              "rotation": 90}
+    assert describe_action(state, action).endswith("at row 3, column 5, turned 90°")

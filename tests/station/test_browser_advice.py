@@ -1,0 +1,121 @@
+"""A real browser watches the win-chance bar follow an action, and the organiser switches the
+acting player's hints on and off (Debian's chromium, driven by Playwright)."""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from station.api import build_services, create_app
+from station.config import AdviceSettings, Settings
+from tests.station.conftest import TOKEN
+from tests.station.test_browser import CHROMIUM_ARGS, axe_script, axe_violations, browser_tools
+
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+WAIT_MS = 60_000  # the first answer waits for the worker process to start
+
+
+@pytest.fixture
+def advised_server(settings: Settings) -> Iterator[str]:
+    """The dashboard with win chances on (a real worker process), served in a thread."""
+    import uvicorn
+
+    services = build_services(dataclasses.replace(settings, advice=AdviceSettings(seconds=0.2)))
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    server = uvicorn.Server(uvicorn.Config(create_app(services), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    services.database.close()
+
+
+def bar(page) -> dict[str, str]:
+    """The bar's percentages by player, as the page shows them."""
+    return dict(zip(page.locator("#win-chances .who").all_inner_texts(),
+                    page.locator("#win-chances .chance").all_inner_texts(), strict=True))
+
+
+def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server: str) -> None:
+    chromium, playwright_api = browser_tools()
+    script = axe_script()
+    api = httpx.Client(base_url=advised_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "small-warehouse", "players": ["Ana", "Ben"], "seed": 5}}).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{advised_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        page.wait_for_selector("#advice:not([hidden]):not(.updating)", timeout=WAIT_MS)
+        first = page.evaluate("document.body.dataset.advice")
+        assert list(bar(page)) == ["Ana", "Ben"]
+        assert sum(int(text.split()[0]) for text in bar(page).values()) in (99, 100, 101)
+        assert page.locator("#hints").is_hidden()  # off by default
+
+        action = api.get("/api/tables/t1/legal-actions?limit=1").json()["actions"][0]
+        api.post("/api/tables/t1/corrections", json={"action": action}).raise_for_status()
+        page.wait_for_function("first => document.body.dataset.advice !== first", arg=first,
+                               timeout=WAIT_MS)
+        assert not page.locator("#advice").evaluate("box => box.classList.contains('updating')")
+        advice = api.get("/api/tables/t1/advice").json()
+        assert advice["actions"] == 1 and advice["player"] == "Ben"
+        assert bar(page) == {line["player"]: f"{round(line['chance'] * 100)} %"
+                             for line in advice["win_chances"]}
+
+        page.locator("#hints-switch").check()
+        page.wait_for_selector("#hints li", timeout=WAIT_MS)
+        playwright_api.expect(page.locator("#hints-message")).to_have_text("Hints are on.")
+        hints = page.locator("#hints li").all_inner_texts()
+        assert 1 <= len(hints) <= 3 and all(text.startswith("Ben placed card ") for text in hints)
+        assert api.get("/api/tables/t1/hints").json()["on"] is True
+        found = axe_violations(page, script)
+        assert found == [], found
+
+        page.locator("#hints-switch").uncheck()
+        page.wait_for_selector("#hints", state="hidden")
+        assert api.get("/api/tables/t1/hints").json()["on"] is False
+
+        projector = browser.new_page(viewport={"width": 1920, "height": 1080})
+        projector.goto(f"{advised_server}/tables/t1/projector")
+        projector.wait_for_selector("#advice:not([hidden])")
+        assert list(bar(projector)) == ["Ana", "Ben"]
+        assert projector.locator("#hints-switch").count() == 0
+        found = axe_violations(projector, script)
+        assert found == [], found
+        browser.close()
+    assert script_errors == []
+
+
+def test_the_organiser_allows_hints_on_the_tournament_page(advised_server: str) -> None:
+    live_server = advised_server
+    chromium, playwright_api = browser_tools()
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben"]})
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        page.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
+        page.goto(f"{live_server}/tournaments/cup")
+        page.get_by_label("allow the best moves of the player to act").check()
+        playwright_api.expect(page.locator("#allow-hints-message")).to_have_text(
+            "Hints are allowed at this tournament's tables.")
+        assert api.get("/api/tournaments/cup").json()["allow_hints"] is True
+        page.goto(f"{live_server}/tournaments/cup/projector")
+        assert page.locator("#allow-hints").count() == 0
+        browser.close()
