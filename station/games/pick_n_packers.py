@@ -21,25 +21,36 @@ from station.tags import DRONE
 
 NAME = "pick-n-packers"
 LEGEND = ("Nine shop cards, 0/9 then 1 to 8 · yellow card (and “card reached”): where the "
-          "drone got to · names under a card: who bet on it")
+          "drone got to · speculation cards stay face down until the round is scored")
 SHOP_ROWS = SHOP_COLS = 3
 SKILL = 0.92  # how often the demo's pilots take the good move
 
 
 def view(state: State) -> dict[str, Any]:
-    """The drone challenge: shop cards 0-9, the card reached, speculation cards, past rounds."""
+    """The drone challenge: shop cards 0-9, the card reached, past rounds with their bets,
+    and who has laid a speculation card this round (face down: not which card)."""
     data = state.data
+    face_down = list(state.public_view()["speculations"])
     played = len(data.get("results", []))
     presents = data.get("present_cards") or []  # under each shop card; None: not yet seen
     loaded = [presents[number] or f"card {number}'s present" for number in data["loaded"]]
     lines = [f"round {played + 1} ({data['phase']}): pilots {', '.join(data['pilots'])}",
              f"on the drone: {', '.join(loaded) or 'nothing'}"]
+    if face_down:
+        lines.append(f"speculation cards face down: {', '.join(face_down)}")
     lines += [f"round {index}: {', '.join(result['pilots'])} reached {result['reached']}"
-              f" ({result.get('ending', '')})"
+              f" ({result.get('ending', '')}){_bets(result.get('speculations', {}))}"
               for index, result in enumerate(data.get("results", []), start=1)]
     return {"boards": [], "lines": lines,
-            "drone": {"reached": data["reached"], "speculations": dict(data["speculations"]),
+            "drone": {"reached": data["reached"], "face_down": face_down,
                       "pilots": list(data["pilots"])}}
+
+
+def _bets(speculations: Mapping[str, Any]) -> str:
+    """A scored round's speculation cards, turned up: "; bets: Cas on 4, Dee on 6"."""
+    if not speculations:
+        return ""
+    return "; bets: " + ", ".join(f"{player} on {card}" for player, card in speculations.items())
 
 
 def describe(state: State, action: Action) -> str:

@@ -72,18 +72,15 @@
   function drone(d) {
     const w = 48;
     let svg = '<svg class="drone" viewBox="0 0 ' + (9 * w + 4) + ' 100" width="' + (9 * w + 4) + '" role="img" aria-label="shop cards">';
-    const bySpec = {};
-    Object.entries(d.speculations || {}).forEach(([player, n]) => { bySpec[n % 9] = (bySpec[n % 9] || []).concat(player + " " + n); });
     const reachedCard = typeof d.reached === "number" ? d.reached % 9 : null;
     for (let n = 0; n <= 8; n++) {
       const x = 2 + n * w;
       svg += '<rect class="shop' + (reachedCard === n ? " reached" : "") + '" x="' + x + '" y="4" width="' + (w - 6) + '" height="52" rx="4"/>';
       svg += '<text class="shop-number" x="' + (x + (w - 6) / 2) + '" y="36">' + (n === 0 ? "0/9" : n) + "</text>";
-      (bySpec[n] || []).forEach((p, i) => { svg += '<text class="speculation" x="' + (x + (w - 6) / 2) + '" y="' + (72 + i * 12) + '">' + escape(p) + "</text>"; });
     }
     svg += "</svg>";
     const pilots = (d.pilots || []).length ? "<div>pilots: " + escape(d.pilots.join(", ")) + "</div>" : "";
-    const reached = reachedCard === null ? "" : "<div>card reached: <strong>" + escape(d.reached) + "</strong> · speculation cards under the shop cards</div>";
+    const reached = reachedCard === null ? "" : "<div>card reached: <strong>" + escape(d.reached) + "</strong></div>";
     return '<figure class="board-figure drone-figure"><figcaption>drone challenge</figcaption>' + svg + reached + pilots + "</figure>";
   }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -45,7 +46,17 @@ def test_each_games_presenter_draws_its_engines_states(game_name: str) -> None:
         assert [board["title"] for board in view["boards"]] == ["Ana's warehouse",
                                                                 "Ben's warehouse"]
     else:
-        assert set(view["drone"]) == {"reached", "speculations", "pilots"}
+        assert set(view["drone"]) == {"reached", "face_down", "pilots"}
+
+
+def test_a_speculation_card_stays_face_down_in_the_view_until_its_round_is_scored() -> None:
+    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=1)
+    bettor = state.players[state.current_player()]
+    state.apply({"type": "speculate", "card": 7})
+    view = present(state)
+    assert view["drone"]["face_down"] == [bettor]
+    assert "7" not in json.dumps(view)
+    assert f"speculation cards face down: {bettor}" in view["lines"]
 
 
 def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None:
