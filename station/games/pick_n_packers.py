@@ -46,6 +46,8 @@ def describe(state: State, action: Action) -> str:
     """"Ana bet on shop card 3", "The drone landed on shop card 2", ... (``state`` before)."""
     kind = action["type"]
     if kind == "speculate":
+        if action.get("card") is None:  # laid face down: the table cannot see which
+            return f"{actor(state)} laid a speculation card face down"
         return f"{actor(state)} bet on shop card {action.get('card')}"
     said = {"load": "The drone picked up a present", "fall": "A present fell",
             "touch": "The drone touched something it must not (a foul)"}
