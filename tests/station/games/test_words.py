@@ -45,4 +45,5 @@ def test_a_speculation_card_laid_face_down_is_said_without_its_number() -> None:
     state = _played("pick-n-packers", 0)
     bet = next(a for a in state.legal_actions() if a["type"] == "speculate")
     assert state.public_action(bet)["card"] is None  # a face-down card shows no number
-    assert describe_action(state, bet) == "Ana laid a speculation card face down"
+    who = state.players[state.current_player()]
+    assert describe_action(state, bet) == f"{who} laid a speculation card face down"
