@@ -537,3 +537,49 @@ def test_the_tournament_projector_shows_round_progress_then_standings(live_serve
         expect(page.locator("#standings")).to_be_visible()
         expect(page.locator("#pairings")).to_be_hidden()
         browser.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_projector_marks_the_last_move_and_names_it(live_server: str, size: str) -> None:
+    chromium, playwright_api = browser_tools()
+    expect = playwright_api.expect
+    players = ["Ana", "Ben", "Cas"]
+    state = get_game("moving-day").new_game(players, seed=4)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+
+    def play() -> tuple[dict, str]:
+        action = state.legal_actions()[0]
+        words = describe_action(state, action)
+        state.apply(action)
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "declared", "action": action}}).raise_for_status()
+        return action, words
+
+    served = play()[1]
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tables/t1/projector")
+        assert page.locator("#last-move").inner_text() == f"Last move: {served}"
+        page.wait_for_selector("#live-status.on")
+        for _ in range(2):  # moves arriving live
+            action, words = play()
+            player = words.split(" ")[0]
+            expect(page.locator("#last-move")).to_have_text(f"Last move: {words}")
+            marked = page.locator("svg.grid rect.last-move")
+            expect(marked).to_have_count(len(action["boxes"]))
+            expect(page.locator("svg.grid path.last-move-notch")).to_have_count(
+                len(action["boxes"]))  # a shape, not a colour alone
+            box = action["boxes"][0]
+            figure = page.locator("figure.has-last-move").first
+            expect(figure.locator("figcaption")).to_have_text(
+                f"{player}: {box['vehicle']} last move")
+            label = figure.locator("svg.grid").get_attribute("aria-label")
+            assert f"last move: row {box['row'] + 1}, column {box['col'] + 1}" in label
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        browser.close()
+    assert script_errors == []

@@ -55,17 +55,32 @@
       (!f.vehicle && b.title.startsWith(f.player + "'s ")));
   }
 
-  function board(b, flagged) {
+  // the last move's cells: a double outline (white, then dark) and a notch in the corner, so
+  // it shows on any tile colour and is told apart from a flag's dashed outline by its shape
+  function movedSvg(m) {
+    const x = m.col * CELL, y = m.row * CELL;
+    return '<rect class="last-move-halo" x="' + (x + 2) + '" y="' + (y + 2) + '" width="' + (CELL - 4) + '" height="' + (CELL - 4) + '"/>' +
+      '<rect class="last-move" x="' + (x + 2) + '" y="' + (y + 2) + '" width="' + (CELL - 4) + '" height="' + (CELL - 4) + '"/>' +
+      '<path class="last-move-notch" d="M' + x + " " + y + " h10 l-10 10 z" + '"/>';
+  }
+
+  // ``moved``: [{board, row, col}] — the cells the last move filled (station/games/views.py)
+  function board(b, flagged, moved) {
     const marks = flaggedHere(b, flagged);
+    const last = (moved || []).filter((m) => m.board === b.title);
     const rows = b.rows || [];
     const width = Math.max(1, ...rows.map((r) => r.length)) * CELL;
     const height = Math.max(1, rows.length) * CELL;
     let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(describeBoard(b)) + '">';
     rows.forEach((row, r) => row.forEach((cell, c) => { svg += cellSvg(cell, c * CELL, r * CELL); }));
+    last.forEach((m) => { svg += movedSvg(m); });
     marks.forEach((f) => { svg += '<rect class="flagged" x="' + (f.col * CELL + 1) + '" y="' + (f.row * CELL + 1) + '" width="' + (CELL - 2) + '" height="' + (CELL - 2) + '"/>'; });
     svg += "</svg>";
-    if (marks.length) svg = svg.replace('aria-label="', 'aria-label="' + escape(marks.map((f) => "flagged: row " + (f.row + 1) + ", column " + (f.col + 1)).join("; ")) + "; ");
-    return '<figure class="board-figure"><figcaption>' + escape(b.title) + "</figcaption>" + svg + "</figure>";
+    const said = marks.map((f) => "flagged: row " + (f.row + 1) + ", column " + (f.col + 1))
+      .concat(last.map((m) => "last move: row " + (m.row + 1) + ", column " + (m.col + 1)));
+    if (said.length) svg = svg.replace('aria-label="', 'aria-label="' + escape(said.join("; ")) + "; ");
+    const tag = last.length ? ' <span class="move-tag">last move</span>' : "";
+    return '<figure class="board-figure' + (last.length ? " has-last-move" : "") + '"><figcaption>' + escape(b.title) + tag + "</figcaption>" + svg + "</figure>";
   }
 
   // Nine shop cards: "0/9", then 1 to 8; 9 reached means back on "0/9".
@@ -87,11 +102,11 @@
     return '<figure class="board-figure drone-figure"><figcaption>drone challenge</figcaption>' + svg + reached + pilots + "</figure>";
   }
 
-  function view(v, flagged) {
+  function view(v, flagged, moved) {
     if (!v) return '<p class="muted">no game</p>';
     let html = "";
     if (v.drone) html += drone(v.drone);
-    html += (v.boards || []).map((b) => board(b, flagged)).join("");
+    html += (v.boards || []).map((b) => board(b, flagged, moved)).join("");
     if ((v.lines || []).length) html += '<ul class="view-lines">' + v.lines.map((l) => "<li>" + escape(l) + "</li>").join("") + "</ul>";
     return html;
   }

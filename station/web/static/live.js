@@ -84,7 +84,9 @@
     set("flags", renderFlags(s.flags, s.recent));
     const banner = document.getElementById("review-banner");
     if (banner) banner.hidden = s.flags.length === 0;
-    set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(game, s.flags)) : "");
+    const move = game && game.last_move;
+    set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(game, s.flags), move && move.cells) : "");
+    setText("last-move", move ? "Last move: " + (move.text || move.player) : "No move yet");
     set("graph", window.PackrefDraw.massGraph(s.readings));
     renderPicker(game);
     set("recent", s.recent.map((e) => '<li class="event event-' + esc(e.kind) + '">' + (e.text ? esc(e.text) :
