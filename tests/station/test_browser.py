@@ -320,6 +320,12 @@ def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str,
         page.wait_for_selector("#live-status.on")
         rounds = page.locator("#rounds")
         expect(rounds.locator(f"li[data-game='{game['id']}'] .status-tag")).to_have_text("pending")
+        # the form is on the first screen, its next game chosen, up to its save button
+        expect(page.get_by_label("Game", exact=True)).to_have_value(str(game["id"]))
+        form = page.evaluate("['result-form', 'result-save'].map((id) => document"
+                             ".getElementById(id).getBoundingClientRect().toJSON())")
+        assert form[0]["top"] < SIZES[size]["height"] / 2, form
+        assert form[1]["bottom"] <= SIZES[size]["height"], form
         page.get_by_label("Organiser token").fill(TOKEN)
         page.locator(f".enter-result[data-game='{game['id']}']").click()
         expect(page.get_by_label("Game", exact=True)).to_have_value(str(game["id"]))
@@ -477,6 +483,16 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
                                       for line in lines)
 
 
+def visible_board_area(page) -> float:
+    """The boards' area (px²) inside the window as it is, scrolled to the top."""
+    return page.evaluate(
+        "() => { window.scrollTo(0, 0); return Array.from(document.querySelectorAll('svg.grid'))"
+        ".reduce((sum, s) => { const r = s.getBoundingClientRect();"
+        " const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));"
+        " const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));"
+        " return sum + w * h; }, 0); }")
+
+
 def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str) -> None:
     chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
@@ -499,10 +515,7 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
         first = page.locator("#scores tbody tr").first
         expect(first).to_contain_text(f"1. {ranked[0].player}")
         expect(first).to_contain_text("leader")
-        area = page.evaluate("Array.from(document.querySelectorAll('svg.grid')).reduce((sum, s) =>"
-                             " { const r = s.getBoundingClientRect(); return sum + r.width *"
-                             " r.height; }, 0)")
-        assert area >= 1920 * 1080 / 3  # the boards together cover a third of the screen
+        assert visible_board_area(page) >= 1920 * 1080 / 3  # a third of the screen, in view
         expect(page.locator("#review-banner")).to_be_hidden()
         api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
                  "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()

@@ -26,9 +26,10 @@
     if (marks.includes("minus")) { fill = "#fff3f3"; cls = "minus"; }
     if (marks.includes("empty-box")) { fill = "#b08d57"; cls = "empty-box"; }
     let out = '<rect class="' + cls + '" x="' + x + '" y="' + y + '" width="' + CELL + '" height="' + CELL + '" fill="' + fill + '"/>';
+    // the damage cross under the label: the box's weight stays readable
+    if (marks.includes("damaged")) out += '<path class="damaged" d="M' + (x + 3) + " " + (y + 3) + " L" + (x + CELL - 3) + " " + (y + CELL - 3) + " M" + (x + CELL - 3) + " " + (y + 3) + " L" + (x + 3) + " " + (y + CELL - 3) + '"/>';
     if (cell.t) out += '<text x="' + (x + CELL / 2) + '" y="' + (y + CELL / 2 + 4) + '" class="label' + (cls === "minus" ? " minus-label" : "") + '">' + escape(cell.t) + "</text>";
     if (marks.includes("fragile")) out += '<circle class="fragile" cx="' + (x + CELL - 6) + '" cy="' + (y + 6) + '" r="3"/>';
-    if (marks.includes("damaged")) out += '<path class="damaged" d="M' + (x + 3) + " " + (y + 3) + " L" + (x + CELL - 3) + " " + (y + CELL - 3) + " M" + (x + CELL - 3) + " " + (y + 3) + " L" + (x + 3) + " " + (y + CELL - 3) + '"/>';
     return out;
   }
 
@@ -124,5 +125,24 @@
       '<svg class="mass" viewBox="0 0 ' + W + " " + H + '" width="' + W + '"><polyline points="' + xy.join(" ") + '"/></svg></figure>';
   }
 
-  window.PackrefDraw = { view, massGraph, escape };
+  // One cell size for every board in ``box``, the largest at which they all fit its width and
+  // ``height`` (px): on the projector the boards fill the screen and stay comparable.
+  function fit(box, height) {
+    const svgs = Array.from(box.querySelectorAll("svg.grid"));
+    const units = svgs.map((svg) => svg.viewBox.baseVal.width);
+    const fits = (cell) => {
+      svgs.forEach((svg, i) => { svg.style.width = (units[i] * cell / CELL).toFixed(1) + "px"; });
+      return box.scrollHeight <= height + 1 && box.scrollWidth <= box.clientWidth + 1;
+    };
+    if (!svgs.length) return 0;
+    // shelves: the tallest boards first (CSS order; the page's order stays for screen readers),
+    // so a row of tall boards is not half empty beside short ones
+    svgs.forEach((svg) => { svg.closest("figure").style.order = String(-Math.round(svg.viewBox.baseVal.height)); });
+    let low = 8, high = 480;  // px a cell: bisect, a handful of layouts
+    while (high - low > 1) { const mid = (low + high) >> 1; if (fits(mid)) low = mid; else high = mid; }
+    fits(low);
+    return low;
+  }
+
+  window.PackrefDraw = { view, massGraph, escape, fit };
 })();

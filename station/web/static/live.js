@@ -36,6 +36,17 @@
     }).join("");
   }
 
+  // On a landscape projector the boards take the screen beside the scores, all in view at once
+  const wide = window.matchMedia("(min-width: 900px) and (orientation: landscape)");
+  function fitBoards() {
+    const box = document.getElementById("board");
+    document.body.classList.toggle("fitted", Boolean(box && projector && wide.matches));
+    if (!document.body.classList.contains("fitted")) return;
+    box.querySelectorAll("svg.grid").forEach((svg) => { svg.style.width = ""; });
+    window.PackrefDraw.fit(box, window.innerHeight - box.getBoundingClientRect().top - window.scrollY - 12);
+  }
+  if (projector) window.addEventListener("resize", fitBoards);
+
   // a score that changed is said to a screen reader, politely (after what it is reading)
   let lastTotals = null;
   function announceScores(game) {
@@ -87,6 +98,7 @@
     const move = game && game.last_move;
     set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(game, s.flags), move && move.cells) : "");
     setText("last-move", move ? "Last move: " + (move.text || move.player) : "No move yet");
+    fitBoards();
     set("graph", window.PackrefDraw.massGraph(s.readings));
     renderPicker(game);
     set("recent", s.recent.map((e) => '<li class="event event-' + esc(e.kind) + '">' + (e.text ? esc(e.text) :

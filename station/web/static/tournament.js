@@ -268,7 +268,7 @@
     const size = document.getElementById("pair-size").value.trim();
     const token = tokenInput.value.trim();
     if (!game) { note.textContent = "Choose the game first."; return; }
-    if (!token) { tokenInput.focus(); note.textContent = "Enter the organiser's token first (below)."; return; }
+    if (!token) { tokenInput.focus(); note.textContent = "Enter the organiser's token first (under Enter a result)."; return; }
     const body = { game: game, force: document.getElementById("pair-force").checked };
     if (size) body.size = Number(size);
     const response = await fetch("/api/tournaments/" + encodeURIComponent(id) + "/rounds", {
