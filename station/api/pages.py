@@ -42,6 +42,13 @@ def index(request: Request, station: StationDep, session: SessionDep) -> HTMLRes
                    tournaments=service.list_tournaments(session))
 
 
+@router.get("/table-cards", response_class=HTMLResponse)
+def table_cards(request: Request, station: StationDep) -> HTMLResponse:
+    """The front page's table list alone (index.js fetches it again as tables move)."""
+    tables = [station.snapshot(table_id) for table_id in station.table_ids()]
+    return _render(request, "_table_cards.html", tables=tables)
+
+
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table_page(request: Request, table_id: str, station: StationDep) -> HTMLResponse:
     return _render(request, "table.html", snapshot=station.snapshot(table_id))

@@ -596,3 +596,44 @@ def test_the_projector_marks_the_last_move_and_names_it(live_server: str, size: 
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         browser.close()
     assert script_errors == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_front_page_follows_every_table_live(live_server: str, size: str) -> None:
+    chromium, playwright_api = browser_tools()
+    expect = playwright_api.expect
+    players = ["Ana", "Ben", "Cas"]
+    state = get_game("moving-day").new_game(players, seed=4)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/")
+        page.wait_for_selector("#live-status.on")  # the dot is live, and says so in words
+        assert page.evaluate("getComputedStyle(document.querySelector('#live-status .live-text'),"
+                             " '::after').content") == '"live"'
+        card = page.locator(".card[data-table='t1']")
+        expect(card.locator(".card-state")).to_contain_text("Ana to play")
+        while {s.total for s in state.scores()} == {0}:  # until a score moves
+            action = state.legal_actions()[0]
+            state.apply(action)
+            api.post("/api/tables/t1/observations", json={
+                "observation": {"kind": "declared", "action": action}}).raise_for_status()
+        line = " · ".join(f"{s.player} {s.total}" for s in state.scores())
+        expect(card.locator(".card-scores")).to_have_text(line)
+        expect(card.locator(".card-state")).to_contain_text(
+            f"{players[state.current_player()]} to play")
+        expect(page.locator("#table-news")).to_have_text(f"Table 1: {line}.")
+        assert page.locator("#table-news").get_attribute("aria-live") == "polite"
+        api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
+                 "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
+        expect(card.locator(".flag-count")).to_have_text("⚑ 1 flag open: under review")
+        api.post("/api/tables", json={"name": "Table 2", "id": "t2"}).raise_for_status()
+        expect(page.locator(".card[data-table='t2']")).to_contain_text("no game yet")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        browser.close()
+    assert script_errors == []
