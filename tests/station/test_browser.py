@@ -16,6 +16,7 @@ import pytest
 
 from rules import get_game
 from station.api import build_services, create_app
+from station.api.pages import matching
 from station.config import Settings
 from station.games.words import describe_action
 from tests.conftest import REPO, require_tool
@@ -636,4 +637,49 @@ def test_the_front_page_follows_every_table_live(live_server: str, size: str) ->
         expect(page.locator(".card[data-table='t2']")).to_contain_text("no game yet")
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         browser.close()
+    assert script_errors == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_referee_finds_any_of_hundreds_of_legal_actions_by_its_words(live_server: str,
+                                                                          size: str) -> None:
+    chromium, playwright_api = browser_tools()
+    expect = playwright_api.expect
+    players = ["Ana", "Ben"]
+    state = get_game("removal").new_game(players, seed=3)
+    legal = state.legal_actions()
+    assert len(legal) > 300  # more than the picker lists at once
+    late = next(a for a in legal[300:] if a["type"] == "load")
+    words = describe_action(state, late)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "removal", "players": players, "seed": 3}}).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        page.locator("#referee > summary").click()
+        page.get_by_label("organiser token").fill(TOKEN)
+        picker = page.get_by_label("correction: what really happened")
+        expect(picker.locator("option").first).to_have_text(
+            f"{len(legal)} legal actions: the first 300 below, type words to narrow — choose one")
+        assert picker.locator("option", has_text=words).count() == 0  # not among the first 300
+        query = words.replace(" at ", " ")  # words, not an exact phrase
+        found = sum(matching(describe_action(state, a), query) for a in legal)
+        assert 1 <= found <= 300
+        page.get_by_label("find the action").fill(query)
+        expect(picker.locator("option").first).to_have_text(
+            f"{found} of {len(legal)} legal actions have “{query}” — choose one")
+        assert words in picker.locator("option").all_inner_texts()  # turned ones beside it
+        picker.select_option(label=words)
+        page.get_by_role("button", name="apply correction").click()
+        expect(page.locator("#recent")).to_contain_text(f"Referee's correction: {words}")
+        if size == "phone":
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        browser.close()
+    assert api.get("/api/tables/t1").json()["game"]["state"] is not None
+    assert api.get("/api/tables/t1").json()["game"]["actions"] == 1
     assert script_errors == []

@@ -176,18 +176,25 @@
     return response.ok;
   }
 
-  // the correction picker: the legal actions in words, loaded when the referee needs them
-  let choicesSeq = -1;
+  // the correction picker: the legal actions in words, loaded when the referee needs them and
+  // narrowed by the words typed in the filter (every legal action can be found that way)
+  let choicesKey = "";
   function loadChoices() {
     const select = document.getElementById("correction-choice");
-    if (!select || choicesSeq === current.seq) return Promise.resolve();
-    choicesSeq = current.seq;
-    return fetch("/tables/" + encodeURIComponent(tableId) + "/legal-choices").then((r) => r.text()).then((html) => { select.innerHTML = html; });
+    const filter = document.getElementById("correction-filter");
+    const query = filter ? filter.value.trim() : "";
+    if (!select || choicesKey === current.seq + "|" + query) return Promise.resolve();
+    choicesKey = current.seq + "|" + query;
+    return fetch("/tables/" + encodeURIComponent(tableId) + "/legal-choices?q=" + encodeURIComponent(query))
+      .then((r) => r.text()).then((html) => { select.innerHTML = html; });
   }
   const referee = document.getElementById("referee");
   if (referee) referee.addEventListener("toggle", () => { if (referee.open) loadChoices(); });
   const choiceBox = document.getElementById("correction-choice");
   if (choiceBox) choiceBox.addEventListener("focus", loadChoices);
+  const filterBox = document.getElementById("correction-filter");
+  let filterTimer = null;
+  if (filterBox) filterBox.addEventListener("input", () => { clearTimeout(filterTimer); filterTimer = setTimeout(loadChoices, 250); });
 
   document.addEventListener("click", (event) => {
     const target = event.target;
