@@ -446,8 +446,27 @@ def axe_violations(page, script: str) -> list[str]:
     return list(found)
 
 
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
+    'button, select, input:not([type=hidden]), textarea, summary, a'))
+  .filter((e) => !(e.tagName === 'A' && e.closest('p')))  /* a link inside a sentence */
+  .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+  .map((e) => { const r = (e.closest('label') || e).getBoundingClientRect();
+                const own = e.getBoundingClientRect();
+                return [e.outerHTML.slice(0, 80), Math.max(r.width, own.width),
+                        Math.max(r.height, own.height)]; })
+  .filter(([html, w, h]) => w < 44 || h < 44)"""
+
+
+def small_targets(page) -> list[str]:
+    """The page's tap targets (controls and links outside sentences) under 44 × 44 px, with
+    a control's label counted (a tap on it is a tap on the control)."""
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    return [f"{html} {w:.0f}×{h:.0f}" for html, w, h in page.evaluate(SMALL_TARGETS)]
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_every_page_has_no_serious_accessibility_violation(live_server: str, size: str) -> None:
+    """axe-core finds nothing serious; no page scrolls sideways; every tap target is 44 px."""
     chromium, playwright_api = browser_tools()
     script = axe_script()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -477,6 +496,10 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
             page.goto(f"{live_server}{path}")
             page.wait_for_load_state("networkidle")
             found = axe_violations(page, script)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > SIZES[size]["width"]:
+                found.append(f"scrolls sideways: {width} px wide")
+            found += small_targets(page)
             if found:
                 problems[path] = found
         browser.close()
