@@ -517,7 +517,9 @@ def visible_board_area(page) -> float:
         " return sum + w * h; }, 0); }")
 
 
-def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str) -> None:
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str,
+                                                                    size: str) -> None:
     chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
     players = ["Ana", "Ben", "Cas"]
@@ -533,13 +535,27 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
     ranked = sorted(state.scores(), key=lambda s: -s.total)
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES["projector"])
+        page = browser.new_page(viewport=SIZES[size])
         page.goto(f"{live_server}/tables/t1/projector")
         page.wait_for_selector("#live-status.on")
         first = page.locator("#scores tbody tr").first
         expect(first).to_contain_text(f"1. {ranked[0].player}")
         expect(first).to_contain_text("leader")
-        assert visible_board_area(page) >= 1920 * 1080 / 3  # a third of the screen, in view
+        width, height = SIZES[size]["width"], SIZES[size]["height"]
+        if size == "phone":  # a column: the boards as wide as the screen, below the scores
+            widths = page.evaluate("Array.from(document.querySelectorAll('svg.grid'), (s) =>"
+                                   " s.getBoundingClientRect().width)")
+            assert min(widths) >= 60 and page.evaluate(
+                "document.documentElement.scrollWidth") <= width
+        else:  # beside the scores, every board in view: a third of a 1080p projector (nine
+            # boards on a laptop's narrower screen: a quarter)
+            share = 1 / 3 if size == "projector" else 1 / 4
+            assert visible_board_area(page) >= width * height * share
+            assert page.evaluate("document.documentElement.scrollHeight") <= height
+        # type to be read across a room: the scores' totals at least 3 % of the height
+        total = page.locator("#scores td.total").first
+        assert float(total.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")) >= min(
+            0.03 * height, 40)
         expect(page.locator("#review-banner")).to_be_hidden()
         api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
                  "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
@@ -548,7 +564,9 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
         browser.close()
 
 
-def test_the_tournament_projector_shows_round_progress_then_standings(live_server: str) -> None:
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_tournament_projector_shows_round_progress_then_standings(live_server: str,
+                                                                     size: str) -> None:
     chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -559,7 +577,7 @@ def test_the_tournament_projector_shows_round_progress_then_standings(live_serve
     api.post("/api/tournaments/cup/games", json={"round": 1, "players": ["Dee", "Eve"]})
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES["projector"])
+        page = browser.new_page(viewport=SIZES[size])
         page.clock.install()
         page.goto(f"{live_server}/tournaments/cup/projector")
         page.wait_for_selector("#live-status.on")
