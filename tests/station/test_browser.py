@@ -26,6 +26,8 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900},
+         "projector": {"width": 1920, "height": 1080}}
 
 
 def browser_tools() -> tuple[str, Any]:
@@ -127,7 +129,8 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
         shutil.copy(screenshot, Path(os.environ["PACKREF_SCREENSHOTS"]) / screenshot.name)
 
 
-def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
+@pytest.mark.parametrize("size", list(SIZES))
+def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, size: str,
                                                              tmp_path: Path) -> None:
     chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -141,7 +144,7 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
 
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+        page = browser.new_page(viewport=SIZES[size])
         script_errors: list[str] = []
         page.on("pageerror", lambda error: script_errors.append(str(error)))
         sent: list[tuple[str, str, str | None, str | None]] = []
@@ -178,8 +181,8 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
         assert standings(page) != before
         playwright_api.expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
         assert page.evaluate("localStorage.getItem('packref-token')") == TOKEN  # one for all pages
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
-        screenshot = tmp_path / "tournament-result.png"
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        screenshot = tmp_path / f"tournament-result-{size}.png"
         page.screenshot(path=str(screenshot), full_page=True)
 
         page.reload()  # the token is kept in this browser ...
@@ -294,10 +297,6 @@ def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str)
         options = page.get_by_label("Pick what was drawn or turned up").locator("option")
         playwright_api.expect(options.first).to_have_text("Ana's starting card: c01")
         browser.close()
-
-
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900},
-         "projector": {"width": 1920, "height": 1080}}
 
 
 @pytest.mark.parametrize("size", list(SIZES))
@@ -488,7 +487,7 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
     pages = ["/", "/health", "/tournaments/cup", "/tournaments/cup/projector",
              "/catalogue/moving-day", *(f"/tables/t{n}" for n in range(1, 5)),
              *(f"/tables/t{n}/projector" for n in range(1, 5))]
-    problems = {}
+    problems, said = {}, {}
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport=SIZES[size])
@@ -502,9 +501,15 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
             found += small_targets(page)
             if found:
                 problems[path] = found
+            if path.startswith("/tables/") and not path.endswith("/projector"):
+                said[page.locator("#game-name").inner_text()] = page.locator(
+                    "#legend").inner_text()
         browser.close()
     assert problems == {}, "\n".join(f"{path}: {line[:300]}" for path, lines in problems.items()
                                       for line in lines)
+    # each game by its name as people write it, with a legend of its own
+    assert sorted(said) == ["Moving Day", "Pick 'n Packers", "Removal", "Small Warehouse"]
+    assert all(said.values()) and len(set(said.values())) == 4
 
 
 def visible_board_area(page) -> float:
