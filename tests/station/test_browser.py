@@ -75,7 +75,9 @@ def scoring_action(state, player: str) -> dict:
     raise AssertionError("no action changes the score")
 
 
-def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
+                                              tmp_path: Path) -> None:
     chromium, playwright_api = browser_tools()
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
@@ -89,7 +91,7 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
             "observation": {"kind": "declared", "action": action}}).raise_for_status()
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page(viewport=SIZES[size])
         script_errors: list[str] = []
         page.on("pageerror", lambda error: script_errors.append(str(error)))
         page.goto(f"{live_server}/tables/t1")
@@ -120,7 +122,7 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
         assert label.startswith("Ana: ") and " rows by " in label and "row 1, column 1" in label
         assert page.evaluate("getComputedStyle(document.querySelector('#live-status .live-text'),"
                              " '::after').content") == '"live"'
-        screenshot = tmp_path / "live-table.png"
+        screenshot = tmp_path / f"live-table-{size}.png"
         page.screenshot(path=str(screenshot), full_page=True)
         browser.close()
     assert script_errors == []
