@@ -58,8 +58,10 @@
     if (!list || !last) return;
     const done = last.games.filter((g) => g.result && g.result.final !== false).length;
     document.getElementById("round-progress").textContent = done + " of " + last.games.length + " results in";
+    const progress = (g) => g.result && g.result.winners && g.result.winners.length ?
+      winWords(g.result.winners) + (status(g) === "live" ? " so far" : "") : status(g) === "live" ? "playing now" : "result to come";
     list.innerHTML = last.games.map((g) => "<li>" + esc(g.table ? "Table " + g.table : "Game " + g.id) + ": " + esc(g.players.join(", ")) +
-      (g.result && g.result.winners && g.result.winners.length ? " · " + esc(winWords(g.result.winners)) : "") + "</li>").join("") +
+      " · " + esc(progress(g)) + "</li>").join("") +
       last.byes.map((p) => "<li>" + esc(p) + ": bye</li>").join("");
   }
   if (document.body.classList.contains("projector") && document.getElementById("pairings")) {
