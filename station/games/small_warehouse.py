@@ -32,8 +32,10 @@ def view(state: State) -> dict[str, Any]:
                  for char in line] for line in grid]
         boards.append({"title": f"{player}'s warehouse", "rows": rows})
     data = state.public_view()  # no hand card, no draw order: only what the table sees
-    lines = [f"supply: {' '.join(card or '?' for card in data['supply'])}",
-             f"draw pile: {data['draw_pile']} cards"]
+    supply = [f"card {card}" if card else "a card not seen yet" for card in data["supply"]]
+    pile = data["draw_pile"]
+    lines = [f"Supply: {', '.join(supply) or 'empty'}",
+             f"Draw pile: {pile} card{'' if pile == 1 else 's'}"]
     return {"boards": boards, "lines": lines}
 
 

@@ -65,7 +65,18 @@ def test_small_warehouse_shows_the_supply_seen_and_the_draw_pile_count_only() ->
     state.apply({"type": "reveal", "zone": "supply", "card": "c07"})
     state.apply({"type": "reveal", "zone": "hand", "player": 0, "card": "c09"})
     lines = present(state)["lines"]
-    assert lines == ["supply: c07 ? ?", "draw pile: 13 cards"]
+    assert lines == ["Supply: card c07, a card not seen yet, a card not seen yet",
+                     "Draw pile: 13 cards"]
+
+
+def test_removal_says_storage_and_helper_cards_in_words() -> None:
+    state = get_game("removal").new_game(["Ana", "Ben"], seed=4)
+    store = next(a for a in state.legal_actions() if a["type"] == "store" and not a["helpers"])
+    state.apply(store)
+    names = {piece["id"]: piece["name"] for piece in state.setup["catalogue"]["items"]}
+    assert present(state)["lines"] == [
+        "Round 1", f"Ana: the {names[store['item']]} in storage · helper cards 1, 2 and 3 left",
+        "Ben: storage empty · helper cards 1, 2 and 3 left"]
 
 
 def test_the_drone_line_names_loaded_presents_once_seen() -> None:

@@ -47,3 +47,13 @@ def test_a_speculation_card_laid_face_down_is_said_without_its_number() -> None:
     assert state.public_action(bet)["card"] is None  # a face-down card shows no number
     who = state.players[state.current_player()]
     assert describe_action(state, bet) == f"{who} laid a speculation card face down"
+
+
+def test_removal_says_the_turn_in_degrees_and_the_helper_cards_played() -> None:
+    state = _played("removal", 0)
+    turned = next(a for a in state.legal_actions()
+                  if a["type"] == "load" and a["rotation"] == 90 and a.get("helpers"))
+    said = describe_action(state, turned)
+    cards = " and ".join(str(card) for card in turned["helpers"])
+    plural = "s" if len(turned["helpers"]) > 1 else ""
+    assert ", turned 90°" in said and said.endswith(f" with helper card{plural} {cards}")
