@@ -23,6 +23,9 @@ NAME = "pick-n-packers"
 LEGEND = ("Nine shop cards, 0/9 then 1 to 8 · yellow card (and “card reached”): where the "
           "drone got to · names under a card: who bet on it")
 SHOP_ROWS = SHOP_COLS = 3
+PHASE_WORDS = {"speculation": "bets being laid", "challenge": "the drone in the air"}
+ENDING_WORDS = {"home": "back home", "wrong-landing": "landed on the wrong card",
+                "touch": "a foul (touched)", "fall": "a present fell"}
 SKILL = 0.92  # how often the demo's pilots take the good move
 
 
@@ -32,11 +35,14 @@ def view(state: State) -> dict[str, Any]:
     played = len(data.get("results", []))
     presents = data.get("present_cards") or []  # under each shop card; None: not yet seen
     loaded = [presents[number] or f"card {number}'s present" for number in data["loaded"]]
-    lines = [f"round {played + 1} ({data['phase']}): pilots {', '.join(data['pilots'])}",
-             f"on the drone: {', '.join(loaded) or 'nothing'}"]
-    lines += [f"round {index}: {', '.join(result['pilots'])} reached {result['reached']}"
-              f" ({result.get('ending', '')})"
-              for index, result in enumerate(data.get("results", []), start=1)]
+    now = ("The game is over" if data["phase"] == "over" else
+           f"Round {played + 1}, {PHASE_WORDS.get(data['phase'], data['phase'])}: "
+           f"{' and '.join(data['pilots']) or 'nobody'} flying")
+    lines = [now, f"On the drone: {', '.join(loaded) or 'nothing'}"]
+    for index, result in enumerate(data.get("results", []), start=1):
+        ending = result.get("ending", "")
+        lines.append(f"Round {index}: {' and '.join(result['pilots'])} reached shop card "
+                     f"{result['reached']}, {ENDING_WORDS.get(ending, ending)}")
     return {"boards": [], "lines": lines,
             "drone": {"reached": data["reached"], "speculations": dict(data["speculations"]),
                       "pilots": list(data["pilots"])}}

@@ -3,7 +3,7 @@
 A *view* is plain JSON the browser draws without knowing the game::
 
     {"boards": [{"title": "Ana's truck", "rows": [[cell or null, ...], ...]}],
-     "lines": ["supply: c03 c11 c19"],
+     "lines": ["Supply: card c03, card c11, card c19"],
      "drone": {"reached": 6, "speculations": {"Cas": 4}, "pilots": ["Ana"]}}
 
 A cell is ``{"t": text, "k": colour key, "m": [marks]}``; marks are

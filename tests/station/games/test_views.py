@@ -83,6 +83,17 @@ def test_the_drone_line_names_loaded_presents_once_seen() -> None:
     state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], deal="table")
     state.apply({"type": "speculate", "card": 3})
     state.apply({"type": "load"})
-    assert "on the drone: card 0's present" in present(state)["lines"]
+    assert "On the drone: card 0's present" in present(state)["lines"]
     state.apply({"type": "reveal", "zone": "present", "shop": 0, "present": "wood-2"})
-    assert "on the drone: wood-2" in present(state)["lines"]
+    assert "On the drone: wood-2" in present(state)["lines"]
+
+
+def test_pick_n_packers_says_the_round_and_past_rounds_in_words() -> None:
+    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=4)
+    pilots = " and ".join(state.data["pilots"])
+    assert present(state)["lines"][0] == f"Round 1, bets being laid: {pilots} flying"
+    while not state.data.get("results"):
+        state.apply(state.legal_actions()[0])
+    ended = present(state)["lines"][2]
+    assert ended.startswith(f"Round 1: {pilots} reached shop card ")
+    assert "-" not in ended.split(", ")[-1]  # the ending in words, not its code
