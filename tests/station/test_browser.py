@@ -501,6 +501,10 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
             if width > SIZES[size]["width"]:
                 found.append(f"scrolls sideways: {width} px wide")
             found += small_targets(page)
+            found += [f"a picture without words: {html}" for html in page.evaluate(
+                "Array.from(document.querySelectorAll('main svg')).filter((s) =>"
+                " s.getAttribute('role') !== 'img' || (s.getAttribute('aria-label') || '')"
+                ".length < 20).map((s) => s.outerHTML.slice(0, 80))")]
             if found:
                 problems[path] = found
             if path.startswith("/tables/") and not path.endswith("/projector"):

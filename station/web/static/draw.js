@@ -87,10 +87,14 @@
   // Nine shop cards: "0/9", then 1 to 8; 9 reached means back on "0/9".
   function drone(d) {
     const w = 48;
-    let svg = '<svg class="drone" viewBox="0 0 ' + (9 * w + 4) + ' 100" width="' + (9 * w + 4) + '" role="img" aria-label="shop cards">';
     const bySpec = {};
     Object.entries(d.speculations || {}).forEach(([player, n]) => { bySpec[n % 9] = (bySpec[n % 9] || []).concat(player + " " + n); });
     const reachedCard = typeof d.reached === "number" ? d.reached % 9 : null;
+    // the same in words for a screen reader: the card reached and every bet laid open
+    const bets = Object.entries(d.speculations || {}).map(([player, n]) => player + " bet on " + n);
+    const said = "shop cards 0/9 to 8; " + (reachedCard === null ? "no card reached yet" : "card reached: " + d.reached) +
+      (bets.length ? "; " + bets.join(", ") : "") + ((d.pilots || []).length ? "; pilots " + d.pilots.join(" and ") : "");
+    let svg = '<svg class="drone" viewBox="0 0 ' + (9 * w + 4) + ' 100" width="' + (9 * w + 4) + '" role="img" aria-label="' + escape(said) + '">';
     for (let n = 0; n <= 8; n++) {
       const x = 2 + n * w;
       svg += '<rect class="shop' + (reachedCard === n ? " reached" : "") + '" x="' + x + '" y="4" width="' + (w - 6) + '" height="52" rx="4"/>';
@@ -122,7 +126,8 @@
     const W = 400, H = 120;
     const xy = points.map((p, i) => ((times[i] - t0) / (t1 - t0) * W).toFixed(1) + "," + (H - masses[i] / m1 * (H - 10)).toFixed(1));
     return '<figure class="board-figure"><figcaption>drone mass (g), last ' + masses[masses.length - 1].toFixed(1) + ' g</figcaption>' +
-      '<svg class="mass" viewBox="0 0 ' + W + " " + H + '" width="' + W + '"><polyline points="' + xy.join(" ") + '"/></svg></figure>';
+      '<svg class="mass" viewBox="0 0 ' + W + " " + H + '" width="' + W + '" role="img" aria-label="' +
+      escape("drone mass over time, from " + Math.min(...masses).toFixed(1) + " to " + m1.toFixed(1) + " g, last " + masses[masses.length - 1].toFixed(1) + " g") + '"><polyline points="' + xy.join(" ") + '"/></svg></figure>';
   }
 
   // One cell size for every board in ``box``, the largest at which they all fit its width and
