@@ -129,18 +129,9 @@
     });
   }
 
-  // what a sensor or a person reported, before the engine took it (the action then follows)
-  function observationWords(o) {
-    const by = { declared: "declared by hand", warehouses: "seen by the camera", vehicles: "seen by the camera",
-      truck: "seen by the camera", button: "a button pressed" };
-    if (String(o.kind || "").startsWith("drone-")) return "the drone reported " + o.kind.slice(6).replace("-", " ");
-    return by[o.kind] || (o.kind ? "reported: " + o.kind : "");
-  }
-
   function summary(e) {
     if (e.kind === "flag") return e.reason;
     if (e.kind === "game") return e.game + ": " + e.players.join(", ");
-    if (e.kind === "observation") return observationWords(e.observation || {});
     if (e.action) return JSON.stringify(e.action).slice(0, 120);
     if (e.kind === "undo") return "takes back event " + e.undoes;
     if (e.kind === "accept") return "flag " + e.flag;

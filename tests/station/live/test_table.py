@@ -51,3 +51,11 @@ def test_after_an_undo_or_a_restart_the_last_move_is_the_one_still_applied(
 def test_a_game_with_no_move_yet_has_no_last_move(station: Station) -> None:
     _play(station, 0)
     assert station.snapshot("t1")["game"]["last_move"] is None
+
+
+def test_every_recent_event_has_words_observations_too(station: Station) -> None:
+    _play(station, 1)
+    recent = station.snapshot("t1")["recent"]
+    assert [entry["kind"] for entry in recent] == ["action", "observation", "game"]
+    assert recent[1]["text"] == "Declared by hand"
+    assert all(entry["text"] for entry in recent)
