@@ -120,6 +120,11 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
         assert page.locator("#score-news").get_attribute("aria-live") == "polite"
         label = page.locator("svg.grid").first.get_attribute("aria-label")
         assert label.startswith("Ana: ") and " rows by " in label and "row 1, column 1" in label
+        # a box's colour scores: said in words and drawn as its initial, not by colour alone
+        colours = ("red", "yellow", "green", "blue", "purple")
+        assert any(f"{colour} " in label for colour in colours), label
+        initials = page.locator("svg.grid").first.locator("text.colour-initial").all_text_contents()
+        assert initials and set(initials) <= {colour[0] for colour in colours}
         assert page.evaluate("getComputedStyle(document.querySelector('#live-status .live-text'),"
                              " '::after').content") == '"live"'
         screenshot = tmp_path / f"live-table-{size}.png"

@@ -30,7 +30,14 @@
     if (marks.includes("damaged")) out += '<path class="damaged" d="M' + (x + 3) + " " + (y + 3) + " L" + (x + CELL - 3) + " " + (y + CELL - 3) + " M" + (x + CELL - 3) + " " + (y + 3) + " L" + (x + 3) + " " + (y + CELL - 3) + '"/>';
     if (cell.t) out += '<text x="' + (x + CELL / 2) + '" y="' + (y + CELL / 2 + 4) + '" class="label' + (cls === "minus" ? " minus-label" : "") + '">' + escape(cell.t) + "</text>";
     if (marks.includes("fragile")) out += '<circle class="fragile" cx="' + (x + CELL - 6) + '" cy="' + (y + 6) + '" r="3"/>';
+    // a colour that scores (a Moving Day box's) is said by its initial too, not by colour alone
+    if (colourName(cell.k)) out += '<text class="colour-initial" x="' + (x + 2.5) + '" y="' + (y + CELL - 3) + '">' + escape(cell.k[0]) + "</text>";
     return out;
+  }
+
+  // ``key`` when it names a colour in words ("yellow"), not a letter or a piece's id
+  function colourName(key) {
+    return key && /^[a-z]{3,}$/.test(key) && window.CSS && CSS.supports("color", key) ? key : "";
   }
 
   // A board in words for a screen reader: its size, what is filled and each piece's place.
@@ -43,7 +50,7 @@
       const marks = (cell && cell.m) || [];
       if (!cell) { free += 1; return; }
       if (marks.includes("wall")) return;
-      const words = [cell.t, ...marks.filter((m) => m !== "minus")].filter(Boolean).join(" ");
+      const words = [colourName(cell.k), cell.t, ...marks.filter((m) => m !== "minus")].filter(Boolean).join(" ");
       pieces.push((marks.includes("minus") ? "minus one" : words || "filled") + " at row " + (r + 1) + ", column " + (c + 1));
     }));
     return b.title + ": " + rows.length + " rows by " + columns + " columns, " + free + " free squares" +
