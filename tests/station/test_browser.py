@@ -573,6 +573,14 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
         assert float(total.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")) >= min(
             0.03 * height, 40)
         expect(page.locator("#review-banner")).to_be_hidden()
+        api.post("/api/tables", json={"name": "Table 2", "id": "t2", "game": {
+            "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+        other = browser.new_page(viewport=SIZES[size])
+        other.goto(f"{live_server}/tables/t2/projector")  # all level at 0: nobody leads
+        expect(other.locator("#scores tbody tr")).to_have_count(3)
+        expect(other.locator("#scores")).to_contain_text("1. Ana")
+        expect(other.locator("#scores")).not_to_contain_text("leader")
+        other.close()
         api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
                  "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
         expect(page.locator("#review-banner")).to_be_visible()

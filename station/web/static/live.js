@@ -24,10 +24,11 @@
     const seats = game.scores.map((s, i) => [s, i]);
     if (projector) seats.sort((a, b) => b[0].total - a[0].total);
     const best = Math.max(...game.scores.map((s) => s.total));
+    const someoneBehind = game.scores.some((s) => s.total < best);  // all level: nobody leads
     return seats.map(([s, i]) => {
       const rank = 1 + game.scores.filter((o) => o.total > s.total).length;
       const lead = projector ? '<span class="rank">' + rank + ".</span> " : "";
-      const leader = projector && s.total === best && !game.over ? ' <span class="turn-tag lead-tag">leader</span>' : "";
+      const leader = projector && s.total === best && someoneBehind && !game.over ? ' <span class="turn-tag lead-tag">leader</span>' : "";
       const cls = (game.winners.includes(s.player) ? "winner" : "") + (game.current_player === i ? " to-act" : "");
       const parts = Object.entries(s.parts).map(([k, v]) => '<span class="part">' + esc(k) + " " + esc(v) + "</span>").join(" ");
       const tags = (game.current_player === i && !game.over ? ' <span class="turn-tag">to play</span>' : "") +
