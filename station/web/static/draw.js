@@ -2,6 +2,7 @@
 "use strict";
 (function () {
   const CELL = 30;
+  const SHOWN = 1.4;  // a cell is drawn 42 px wide: labels readable at arm's length (max-width caps it)
   const LETTERS = { A: "#e4572e", B: "#f3a712", C: "#29a36a", D: "#2e86de", E: "#8e44ad" };
 
   function escape(text) {
@@ -79,7 +80,7 @@
     const rows = b.rows || [];
     const width = Math.max(1, ...rows.map((r) => r.length)) * CELL;
     const height = Math.max(1, rows.length) * CELL;
-    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(describeBoard(b)) + '">';
+    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + Math.round((width + 2) * SHOWN) + '" role="img" aria-label="' + escape(describeBoard(b)) + '">';
     rows.forEach((row, r) => row.forEach((cell, c) => { svg += cellSvg(cell, c * CELL, r * CELL); }));
     last.forEach((m) => { svg += movedSvg(m); });
     marks.forEach((f) => { svg += '<rect class="flagged" x="' + (f.col * CELL + 1) + '" y="' + (f.row * CELL + 1) + '" width="' + (CELL - 2) + '" height="' + (CELL - 2) + '"/>'; });
