@@ -1,5 +1,6 @@
-"""Screenshots of the dashboard for the docs: the table, projector and tournament pages at
-phone (390 × 844), desktop (1280 × 900) and projector (1920 × 1080) sizes.
+"""Screenshots of the dashboard for the docs: the front, table, projector and tournament pages
+(the tournament's projector view too) at phone (390 × 844), desktop (1280 × 900) and
+projector (1920 × 1080) sizes.
 
 A station with a known token runs in this process on a free loopback port; a Moving Day
 table is played a few moves in (one move refused, so a flag is open) and a tournament has
@@ -27,8 +28,9 @@ from station.config import Settings, TokenCheck, hash_token
 
 TOKEN = "screenshot-token"
 SIZES = {"phone": (390, 844), "desktop": (1280, 900), "projector": (1920, 1080)}
-PAGES = {"table": "/tables/t1", "projector": "/tables/t1/projector",
-         "tournament": "/tournaments/spring-cup"}
+PAGES = {"front": "/", "table": "/tables/t1", "projector": "/tables/t1/projector",
+         "tournament": "/tournaments/spring-cup",
+         "tournament-projector-view": "/tournaments/spring-cup/projector"}
 
 
 def serve(data: Path) -> tuple[str, object]:

@@ -1,9 +1,12 @@
-"""WebSocket live updates: ``/ws/tables/{id}`` and ``/ws/tournaments/{id}``.
+"""WebSocket live updates: ``/ws/tables``, ``/ws/tables/{id}`` and ``/ws/tournaments/{id}``.
 
 A table's socket first sends the current snapshot (so a page opened mid-game
 shows the state at once), then every new snapshot as it is stored. A
 tournament's socket sends ``{"type": "changed"}`` whenever its results may have
-moved; the page then fetches the tournament again.
+moved; the page then fetches the tournament again. The table list's socket (the front
+page) sends ``{"type": "tables"}`` at once, then ``{"type": "tables"}`` when a table is
+added and ``{"type": "table", "id", "seq"}`` when one moves; the page then fetches its
+cards again.
 """
 
 from __future__ import annotations
@@ -54,6 +57,15 @@ async def _stream(websocket: WebSocket, hub: Hub, queues: list[tuple[str, asynci
     finally:
         for channel, queue in queues:
             hub.unsubscribe(channel, queue)
+
+
+@router.websocket("/ws/tables")
+async def table_list_updates(websocket: WebSocket, services: WsServicesDep) -> None:
+    """``{"type": "tables"}`` now, then each table added or moved (the front page's list)."""
+    hub = services.hub
+    queues = [("tables", hub.subscribe("tables"))]
+    await websocket.accept()
+    await _stream(websocket, hub, queues, json.dumps({"type": "tables"}))
 
 
 @router.websocket("/ws/tables/{table_id}")

@@ -49,6 +49,13 @@ def _advice(services: ServicesDep, table_id: str) -> dict[str, Any] | None:
     return public_message(services.advisor.message(table_id))
 
 
+@router.get("/table-cards", response_class=HTMLResponse)
+def table_cards(request: Request, station: StationDep) -> HTMLResponse:
+    """The front page's table list alone (index.js fetches it again as tables move)."""
+    tables = [station.snapshot(table_id) for table_id in station.table_ids()]
+    return _render(request, "_table_cards.html", tables=tables)
+
+
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table_page(request: Request, table_id: str, services: ServicesDep) -> HTMLResponse:
     snapshot = services.station.snapshot(table_id)
@@ -56,14 +63,31 @@ def table_page(request: Request, table_id: str, services: ServicesDep) -> HTMLRe
                    advice=_advice(services, table_id))
 
 
+def matching(words: str, query: str) -> bool:
+    """Whether every word of ``query`` is in ``words`` (any case): how the picker narrows.
+
+    >>> matching("Ben loaded the piano at row 2, column 3", "piano row 2")
+    True
+    >>> matching("Ben loaded the piano at row 2, column 3", "sofa")
+    False
+    """
+    said = words.casefold()
+    return all(word in said for word in query.casefold().replace(",", " ").split())
+
+
 @router.get("/tables/{table_id}/legal-choices", response_class=HTMLResponse)
-def legal_choices(request: Request, table_id: str, station: StationDep) -> HTMLResponse:
-    """The referee's correction picker: the legal actions now, each in words (options)."""
+def legal_choices(request: Request, table_id: str, station: StationDep,
+                  q: str = "") -> HTMLResponse:
+    """The referee's correction picker: the legal actions now, each in words (options);
+    ``q`` keeps those whose words hold each of its words, so any legal action can be found
+    however many there are (the list shows at most ``LEGAL_CHOICES`` at once)."""
     live = station.table(table_id)
     state = None if live.current is None else live.current.state
     actions = [] if state is None or state.is_over() else state.legal_actions()
-    choices = [(describe_action(state, action), action) for action in actions[:LEGAL_CHOICES]]
-    return _render(request, "_legal_choices.html", choices=choices, total=len(actions))
+    said = [(describe_action(state, action), action) for action in actions]
+    found = [choice for choice in said if matching(choice[0], q)]
+    return _render(request, "_legal_choices.html", choices=found[:LEGAL_CHOICES],
+                   total=len(actions), matched=len(found), query=q.strip())
 
 
 @router.get("/tables/{table_id}/projector", response_class=HTMLResponse)

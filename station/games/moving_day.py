@@ -18,7 +18,8 @@ from station.inputs.moving_day import score_document
 from station.jsonin import Node
 
 NAME = "moving-day"
-LEGEND = ("Each box shows its weight · ○ fragile box · ✕ damaged box · "
+LEGEND = ("Each box shows its weight, and its colour's initial in the corner · ○ fragile box · "
+          "✕ damaged box · "
           "dark square: no space in the vehicle")
 KIT_PLAYERS = 4  # sets of vehicle mats in the kit, at most
 

@@ -23,6 +23,9 @@ NAME = "pick-n-packers"
 LEGEND = ("Nine shop cards, 0/9 then 1 to 8 · yellow card (and “card reached”): where the "
           "drone got to · speculation cards stay face down until the round is scored")
 SHOP_ROWS = SHOP_COLS = 3
+PHASE_WORDS = {"speculation": "bets being laid", "challenge": "the drone in the air"}
+ENDING_WORDS = {"home": "back home", "wrong-landing": "landed on the wrong card",
+                "touch": "a foul (touched)", "fall": "a present fell"}
 SKILL = 0.92  # how often the demo's pilots take the good move
 
 
@@ -34,13 +37,17 @@ def view(state: State) -> dict[str, Any]:
     played = len(data.get("results", []))
     presents = data.get("present_cards") or []  # under each shop card; None: not yet seen
     loaded = [presents[number] or f"card {number}'s present" for number in data["loaded"]]
-    lines = [f"round {played + 1} ({data['phase']}): pilots {', '.join(data['pilots'])}",
-             f"on the drone: {', '.join(loaded) or 'nothing'}"]
+    now = ("The game is over" if data["phase"] == "over" else
+           f"Round {played + 1}, {PHASE_WORDS.get(data['phase'], data['phase'])}: "
+           f"{' and '.join(data['pilots']) or 'nobody'} flying")
+    lines = [now, f"On the drone: {', '.join(loaded) or 'nothing'}"]
     if face_down:
-        lines.append(f"speculation cards face down: {', '.join(face_down)}")
-    lines += [f"round {index}: {', '.join(result['pilots'])} reached {result['reached']}"
-              f" ({result.get('ending', '')}){_bets(result.get('speculations', {}))}"
-              for index, result in enumerate(data.get("results", []), start=1)]
+        lines.append(f"Speculation cards face down: {', '.join(face_down)}")
+    for index, result in enumerate(data.get("results", []), start=1):
+        ending = result.get("ending", "")
+        lines.append(f"Round {index}: {' and '.join(result['pilots'])} reached shop card "
+                     f"{result['reached']}, {ENDING_WORDS.get(ending, ending)}"
+                     f"{_bets(result.get('speculations', {}))}")
     return {"boards": [], "lines": lines,
             "drone": {"reached": data["reached"], "face_down": face_down,
                       "pilots": list(data["pilots"])}}
@@ -57,6 +64,8 @@ def describe(state: State, action: Action) -> str:
     """"Ana bet on shop card 3", "The drone landed on shop card 2", ... (``state`` before)."""
     kind = action["type"]
     if kind == "speculate":
+        if action.get("card") is None:  # laid face down: the table cannot see which
+            return f"{actor(state)} laid a speculation card face down"
         return f"{actor(state)} bet on shop card {action.get('card')}"
     said = {"load": "The drone picked up a present", "fall": "A present fell",
             "touch": "The drone touched something it must not (a foul)"}

@@ -58,10 +58,25 @@ def view(state: State) -> dict[str, Any]:
                     item.get("name", tile["item"])[:3], tile["item"],
                     "damaged" if tile.get("damaged") else "")
         boards.append({"title": f"{player}'s truck (track {data['track']})", "rows": rows})
-    lines = [f"round {state.data.get('round')}"] + [
-        f"{player}: storage {data['storage'] or '—'}, helpers {data['helpers']}"
+    names = {piece_id: item.get("name", piece_id) for piece_id, item in shapes.items()}
+    lines = [f"Round {state.data.get('round')}"] + [
+        f"{player}: {_storage_words(data['storage'], names)} · {_helper_words(data['helpers'])}"
         for player, data in zip(state.players, state.data["players"], strict=True)]
     return {"boards": boards, "lines": lines}
+
+
+def _storage_words(stored: str | None, names: dict[str, str]) -> str:
+    """``the backpack in storage`` or ``storage empty``."""
+    return f"the {names.get(stored, stored)} in storage" if stored else "storage empty"
+
+
+def _helper_words(helpers: list[int]) -> str:
+    """``helper cards 1 and 3 left``, ``helper card 2 left``, ``no helper card left``."""
+    cards = [str(card) for card in helpers]
+    if not cards:
+        return "no helper card left"
+    listed = cards[0] if len(cards) == 1 else ", ".join(cards[:-1]) + " and " + cards[-1]
+    return f"helper card{'s' if len(cards) > 1 else ''} {listed} left"
 
 
 def describe(state: State, action: Action) -> str:
@@ -70,10 +85,11 @@ def describe(state: State, action: Action) -> str:
     catalogue = state.setup["catalogue"]
     names = {piece["id"]: piece["name"] for piece in [*catalogue["items"], *catalogue["boxes"]]}
     item = names.get(action.get("item", ""), action.get("item", "an item"))
-    turned = (f", turned {int(action['rotation']) * 90}°" if action.get("rotation") else "") + (
-        ", flipped" if action.get("flip") else "")
-    helpers = action.get("helpers") or []
-    helped = f" with the help of {', '.join(str(h) for h in helpers)}" if helpers else ""
+    turned = (f", turned {int(action['rotation'])}°" if action.get("rotation") else "") + (
+        ", flipped" if action.get("flip") else "")  # rotation in degrees, as the engine has it
+    helpers = [str(card) for card in action.get("helpers") or []]
+    helped = (f" with helper card{'s' if len(helpers) > 1 else ''} {' and '.join(helpers)}"
+              if helpers else "")
     if kind == "load":
         return f"{who} loaded the {item} at {at(action['row'], action['col'])}{turned}{helped}"
     if kind == "store":

@@ -32,21 +32,26 @@ def view(state: State) -> dict[str, Any]:
                  for char in line] for line in grid]
         boards.append({"title": f"{player}'s warehouse", "rows": rows})
     data = state.public_view()  # no hand card, no draw order: only what the table sees
-    lines = [f"supply: {' '.join(card or '?' for card in data['supply'])}",
-             f"draw pile: {data['draw_pile']} cards"]
+    supply = [f"card {card}" if card else "a card not seen yet" for card in data["supply"]]
+    pile = data["draw_pile"]
+    lines = [f"Supply: {', '.join(supply) or 'empty'}",
+             f"Draw pile: {pile} card{'' if pile == 1 else 's'}"]
     return {"boards": boards, "lines": lines}
 
 
 def describe(state: State, action: Action) -> str:
-    """"Ana placed card c20 from the supply at row 2, column 2"."""
+    """"Ana placed card c20 from the supply at row 2, column 2, turned 90°"; from the hand,
+    the supply card taken into the hand is named too."""
     who = actor(state)
     if action["type"] != "place":
         return f"{who}: {plain(action)}"
-    source = {"supply": "from the supply", "hand": "from her hand"}.get(
+    source = {"supply": "from the supply", "hand": "from the hand"}.get(
         str(action.get("source")), f"from {action.get('source')}")
     turned = f", turned {int(action['rotation'])}°" if action.get("rotation") else ""  # degrees
+    refill = f", then took {action['refill']} from the supply into the hand" \
+        if action.get("refill") else ""
     return f"{who} placed card {action.get('card')} {source} at " \
-        f"{at(action['row'], action['col'])}{turned}"
+        f"{at(action['row'], action['col'])}{turned}{refill}"
 
 
 def reveal_label(state: State, action: Action) -> str:

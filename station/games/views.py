@@ -3,7 +3,7 @@
 A *view* is plain JSON the browser draws without knowing the game::
 
     {"boards": [{"title": "Ana's truck", "rows": [[cell or null, ...], ...]}],
-     "lines": ["supply: c03 c11 c19"],
+     "lines": ["Supply: card c03, card c11, card c19"],
      "drone": {"reached": 6, "speculations": {"Cas": 4}, "pilots": ["Ana"]}}
 
 A cell is ``{"t": text, "k": colour key, "m": [marks]}``; marks are
@@ -106,3 +106,24 @@ def labelled_outcomes(state: State, outcomes: Iterable[Outcome]) -> list[dict[st
             pass
         found.append(document)
     return found
+
+
+def changed_cells(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cells of ``after``'s boards that a move filled or changed (not the ones it
+    emptied: there is nothing left to point at), as ``{"board": title, "row", "col"}``.
+
+    >>> was = {"boards": [{"title": "Ana's truck", "rows": [[None, None]]}]}
+    >>> now = {"boards": [{"title": "Ana's truck", "rows": [[None, cell("2", "red")]]}]}
+    >>> changed_cells(was, now)
+    [{'board': "Ana's truck", 'row': 0, 'col': 1}]
+    """
+    earlier = {board.get("title"): board.get("rows") or [] for board in before.get("boards", [])}
+    changed = []
+    for board in after.get("boards", []):
+        title, old = board.get("title"), earlier.get(board.get("title"), [])
+        for r, row in enumerate(board.get("rows") or []):
+            for c, now in enumerate(row):
+                was = old[r][c] if r < len(old) and c < len(old[r]) else None
+                if now is not None and now != was:
+                    changed.append({"board": title, "row": r, "col": c})
+    return changed

@@ -57,9 +57,39 @@ def describe_action(state: State, action: Action, face_up: bool = False) -> str:
     return f"{actor(state)}: {plain(shown)}"
 
 
+SEEN_BY = {"declared": "Declared by hand", "warehouses": "Seen by the camera",
+           "vehicles": "Seen by the camera", "truck": "Seen by the camera",
+           "button": "A button pressed", "reveal": "Entered by a person"}
+
+
+def describe_observation(observation: dict[str, Any]) -> str:
+    """What a sensor or a person reported, before the engine took it (its action follows).
+
+    >>> describe_observation({"kind": "drone-event", "event": "fault", "sensor": "load-cell"})
+    'The drone reported: fault (load cell)'
+    >>> describe_observation({"kind": "drone-position", "card": 3})
+    'The drone is over shop card 3'
+    >>> describe_observation({"kind": "declared", "action": {"type": "drive"}})
+    'Declared by hand'
+    """
+    kind = str(observation.get("kind", ""))
+    if kind == "drone-position":
+        return f"The drone is over shop card {observation.get('card')}"
+    if kind == "drone-clock" and isinstance(observation.get("mass_g"), int | float):
+        return f"The drone weighs {observation['mass_g']:.1f} g"
+    if kind.startswith("drone-"):
+        what = str(observation.get("event") or kind.removeprefix("drone-"))
+        sensor = observation.get("sensor")
+        return (f"The drone reported: {what.replace('-', ' ')}"
+                + (f" ({str(sensor).replace('-', ' ')})" if sensor else ""))
+    return SEEN_BY.get(kind, f"Reported: {kind}" if kind else "Reported")
+
+
 def describe_event(state: State | None, kind: str, payload: dict[str, Any]) -> str | None:
     """A stored event (``kind``, ``payload``) in a sentence, or None when it has no words."""
     action = payload.get("action")
+    if kind == "observation" and isinstance(payload.get("observation"), dict):
+        return describe_observation(payload["observation"])
     if kind == "game":
         from station.games import game_record
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import Action, Game, IllegalAction, State, get_game
-from station.games.views import present
-from station.games.words import describe_event
+from station.games.views import changed_cells, present
+from station.games.words import actor, describe_event
 from station.live.translators import TableTranslator
 from station.store import Event, TableInfo
 
@@ -95,10 +95,13 @@ class CurrentGame:
     seed: int
     applied: list[tuple[int, Action]] = field(default_factory=list)
     catalogue: dict[str, Any] | None = None  # a copy's catalogue; None: the default one
+    movers: dict[int, tuple[str, str]] = field(default_factory=dict)  # seq: who acted, words
+    before: tuple[int, dict[str, Any] | None] | None = None  # the view before the last action
 
     def summary(self) -> dict[str, Any]:
         state = self.state
         over = state.is_over()
+        view = present(state)
         return {
             "seq": self.seq,
             "name": self.game.name,
@@ -111,11 +114,34 @@ class CurrentGame:
             "deal": state.deal,
             "chance": chance_summary(state),
             "state": state.public_view(),
-            "view": present(state),
+            "view": view,
+            "last_move": self.last_move(view),
             "scores": [{"player": s.player, "total": s.total, "parts": dict(s.parts)}
                        for s in state.scores()],
             "winners": state.winners() if over else [],
         }
+
+
+    def last_move(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        """The last applied action: who made it, in words, as the table sees it, and the
+        cells of ``view`` (the view now) it filled or changed."""
+        if not self.applied:
+            return None
+        seq, action = self.applied[-1]
+        if self.before is None or self.before[0] != seq:  # after a replay or an undo
+            self.before = (seq, self._view_before_last())
+        player, words = self.movers.get(seq, (None, None))
+        cells = [] if self.before[1] is None else changed_cells(self.before[1], view)
+        return {"seq": seq, "player": player, "text": words,
+                "action": self.state.public_action(action), "cells": cells}
+
+    def _view_before_last(self) -> dict[str, Any] | None:
+        try:
+            earlier = self.game.replay(self.state.to_json() | {
+                "log": [action for _, action in self.applied[:-1]]})
+        except Exception:  # a highlight is a courtesy: without it the words still say it
+            return None
+        return present(earlier)
 
 
 class LiveTable:
@@ -225,11 +251,15 @@ class LiveTable:
         self.last_seq = event.seq
         text = describe_event(None if self.current is None else self.current.state,
                               event.kind, event.payload)  # before: who acted is to act
+        mover = None if self.current is None else actor(self.current.state)
         handler = getattr(self, f"_on_{event.kind}", None)
         if handler is None:
             self.problems.append(f"event {event.seq}: unknown kind {event.kind!r}")
         else:
             handler(event, replaying)
+        applied = [] if self.current is None else self.current.applied
+        if mover is not None and applied and applied[-1][0] == event.seq:
+            self.current.movers[event.seq] = (mover, text or "")
         entry = event.to_json()
         entry.pop("setup", None)
         if text:  # the page's words (a flag's words are its event's)
@@ -260,8 +290,10 @@ class LiveTable:
             with contextlib.suppress(Exception):
                 self.translator.translate(self.current.state, observation)
 
-    def _apply(self, event: Event) -> None:
+    def _apply(self, event: Event, replaying: bool) -> None:
         current = self._require_game()
+        if not replaying:  # the view before it, for the last move's highlight (else lazily)
+            current.before = (event.seq, present(current.state))
         try:
             current.state.apply(dict(event.payload["action"]))
         except IllegalAction as error:
@@ -270,7 +302,7 @@ class LiveTable:
         current.applied.append((event.seq, dict(event.payload["action"])))
 
     def _on_action(self, event: Event, replaying: bool) -> None:
-        self._apply(event)
+        self._apply(event, replaying)
 
     def _on_flag(self, event: Event, replaying: bool) -> None:
         self.flags[event.seq] = {"seq": event.seq, "at": event.at.isoformat(),
@@ -281,7 +313,7 @@ class LiveTable:
         self.flags.pop(event.payload.get("flag"), None)
 
     def _on_correction(self, event: Event, replaying: bool) -> None:
-        self._apply(event)
+        self._apply(event, replaying)
         self.flags.pop(event.payload.get("flag"), None)
 
     def _on_hints(self, event: Event, replaying: bool) -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from rules import get_game
 from station.api import build_services, create_app
+from station.api.pages import matching
 from station.config import Settings
 from station.games.words import describe_action
 from tests.conftest import REPO, require_tool
@@ -25,6 +26,8 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900},
+         "projector": {"width": 1920, "height": 1080}}
 
 
 def browser_tools() -> tuple[str, Any]:
@@ -72,7 +75,9 @@ def scoring_action(state, player: str) -> dict:
     raise AssertionError("no action changes the score")
 
 
-def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
+                                              tmp_path: Path) -> None:
     chromium, playwright_api = browser_tools()
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
@@ -86,7 +91,7 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
             "observation": {"kind": "declared", "action": action}}).raise_for_status()
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page = browser.new_page(viewport=SIZES[size])
         script_errors: list[str] = []
         page.on("pageerror", lambda error: script_errors.append(str(error)))
         page.goto(f"{live_server}/tables/t1")
@@ -115,9 +120,14 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
         assert page.locator("#score-news").get_attribute("aria-live") == "polite"
         label = page.locator("svg.grid").first.get_attribute("aria-label")
         assert label.startswith("Ana: ") and " rows by " in label and "row 1, column 1" in label
+        # a box's colour scores: said in words and drawn as its initial, not by colour alone
+        colours = ("red", "yellow", "green", "blue", "purple")
+        assert any(f"{colour} " in label for colour in colours), label
+        initials = page.locator("svg.grid").first.locator("text.colour-initial").all_text_contents()
+        assert initials and set(initials) <= {colour[0] for colour in colours}
         assert page.evaluate("getComputedStyle(document.querySelector('#live-status .live-text'),"
                              " '::after').content") == '"live"'
-        screenshot = tmp_path / "live-table.png"
+        screenshot = tmp_path / f"live-table-{size}.png"
         page.screenshot(path=str(screenshot), full_page=True)
         browser.close()
     assert script_errors == []
@@ -126,7 +136,8 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, tmp_path: Path) 
         shutil.copy(screenshot, Path(os.environ["PACKREF_SCREENSHOTS"]) / screenshot.name)
 
 
-def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
+@pytest.mark.parametrize("size", list(SIZES))
+def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, size: str,
                                                              tmp_path: Path) -> None:
     chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -140,7 +151,7 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
 
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})  # a phone
+        page = browser.new_page(viewport=SIZES[size])
         script_errors: list[str] = []
         page.on("pageerror", lambda error: script_errors.append(str(error)))
         sent: list[tuple[str, str, str | None, str | None]] = []
@@ -177,8 +188,8 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str,
         assert standings(page) != before
         playwright_api.expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
         assert page.evaluate("localStorage.getItem('packref-token')") == TOKEN  # one for all pages
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
-        screenshot = tmp_path / "tournament-result.png"
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        screenshot = tmp_path / f"tournament-result-{size}.png"
         page.screenshot(path=str(screenshot), full_page=True)
 
         page.reload()  # the token is kept in this browser ...
@@ -295,10 +306,6 @@ def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str)
         browser.close()
 
 
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900},
-         "projector": {"width": 1920, "height": 1080}}
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str, size: str,
                                                                tmp_path: Path) -> None:
@@ -320,6 +327,12 @@ def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str,
         page.wait_for_selector("#live-status.on")
         rounds = page.locator("#rounds")
         expect(rounds.locator(f"li[data-game='{game['id']}'] .status-tag")).to_have_text("pending")
+        # the form is on the first screen, its next game chosen, up to its save button
+        expect(page.get_by_label("Game", exact=True)).to_have_value(str(game["id"]))
+        form = page.evaluate("['result-form', 'result-save'].map((id) => document"
+                             ".getElementById(id).getBoundingClientRect().toJSON())")
+        assert form[0]["top"] < SIZES[size]["height"] / 2, form
+        assert form[1]["bottom"] <= SIZES[size]["height"], form
         page.get_by_label("Organiser token").fill(TOKEN)
         page.locator(f".enter-result[data-game='{game['id']}']").click()
         expect(page.get_by_label("Game", exact=True)).to_have_value(str(game["id"]))
@@ -439,8 +452,26 @@ def axe_violations(page, script: str) -> list[str]:
     return list(found)
 
 
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll(
+    'button, select, input:not([type=hidden]), textarea, summary, a'))
+  .filter((e) => !(e.tagName === 'A' && e.closest('p')))  /* a link inside a sentence */
+  .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+  .map((e) => { const r = (e.closest('label') || e).getBoundingClientRect();
+                const own = e.getBoundingClientRect();
+                return [e.outerHTML.slice(0, 80), Math.max(r.width, own.width),
+                        Math.max(r.height, own.height)]; })
+  .filter(([html, w, h]) => w < 44 || h < 44)"""
+
+
+def small_targets(page) -> list[str]:
+    """The page's tap targets (controls and links outside sentences) under 44 × 44 px, with
+    a control's label counted (a tap on it is a tap on the control); open its details first."""
+    return [f"{html} {w:.0f}×{h:.0f}" for html, w, h in page.evaluate(SMALL_TARGETS)]
+
+
 @pytest.mark.parametrize("size", list(SIZES))
 def test_every_page_has_no_serious_accessibility_violation(live_server: str, size: str) -> None:
+    """axe-core finds nothing serious; no page scrolls sideways; every tap target is 44 px."""
     chromium, playwright_api = browser_tools()
     script = axe_script()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -462,22 +493,54 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
     pages = ["/", "/health", "/tournaments/cup", "/tournaments/cup/projector",
              "/catalogue/moving-day", *(f"/tables/t{n}" for n in range(1, 5)),
              *(f"/tables/t{n}/projector" for n in range(1, 5))]
-    problems = {}
+    problems, said = {}, {}
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport=SIZES[size])
         for path in pages:
             page.goto(f"{live_server}{path}")
             page.wait_for_load_state("networkidle")
+            if path in ("/health", "/catalogue/moving-day"):  # no live channel: no live dot
+                assert page.locator("#live-status").count() == 0
+            else:  # every other page is live, and says so
+                page.wait_for_selector("#live-status.on")
+            page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+            page.wait_for_load_state("networkidle")  # the referee's picker loads when opened
             found = axe_violations(page, script)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > SIZES[size]["width"]:
+                found.append(f"scrolls sideways: {width} px wide")
+            found += small_targets(page)
+            found += [f"a picture without words: {html}" for html in page.evaluate(
+                "Array.from(document.querySelectorAll('main svg')).filter((s) =>"
+                " s.getAttribute('role') !== 'img' || (s.getAttribute('aria-label') || '')"
+                ".length < 20).map((s) => s.outerHTML.slice(0, 80))")]
             if found:
                 problems[path] = found
+            if path.startswith("/tables/") and not path.endswith("/projector"):
+                said[page.locator("#game-name").inner_text()] = page.locator(
+                    "#legend").inner_text()
         browser.close()
     assert problems == {}, "\n".join(f"{path}: {line[:300]}" for path, lines in problems.items()
                                       for line in lines)
+    # each game by its name as people write it, with a legend of its own
+    assert sorted(said) == ["Moving Day", "Pick 'n Packers", "Removal", "Small Warehouse"]
+    assert all(said.values()) and len(set(said.values())) == 4
 
 
-def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str) -> None:
+def visible_board_area(page) -> float:
+    """The boards' area (px²) inside the window as it is, scrolled to the top."""
+    return page.evaluate(
+        "() => { window.scrollTo(0, 0); return Array.from(document.querySelectorAll('svg.grid'))"
+        ".reduce((sum, s) => { const r = s.getBoundingClientRect();"
+        " const w = Math.max(0, Math.min(r.right, innerWidth) - Math.max(r.left, 0));"
+        " const h = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0));"
+        " return sum + w * h; }, 0); }")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str,
+                                                                    size: str) -> None:
     chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
     players = ["Ana", "Ben", "Cas"]
@@ -493,17 +556,36 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
     ranked = sorted(state.scores(), key=lambda s: -s.total)
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES["projector"])
+        page = browser.new_page(viewport=SIZES[size])
         page.goto(f"{live_server}/tables/t1/projector")
         page.wait_for_selector("#live-status.on")
         first = page.locator("#scores tbody tr").first
         expect(first).to_contain_text(f"1. {ranked[0].player}")
         expect(first).to_contain_text("leader")
-        area = page.evaluate("Array.from(document.querySelectorAll('svg.grid')).reduce((sum, s) =>"
-                             " { const r = s.getBoundingClientRect(); return sum + r.width *"
-                             " r.height; }, 0)")
-        assert area >= 1920 * 1080 / 3  # the boards together cover a third of the screen
+        width, height = SIZES[size]["width"], SIZES[size]["height"]
+        if size == "phone":  # a column: the boards as wide as the screen, below the scores
+            widths = page.evaluate("Array.from(document.querySelectorAll('svg.grid'), (s) =>"
+                                   " s.getBoundingClientRect().width)")
+            assert min(widths) >= 60 and page.evaluate(
+                "document.documentElement.scrollWidth") <= width
+        else:  # beside the scores, every board in view: a third of a 1080p projector (nine
+            # boards on a laptop's narrower screen: a quarter)
+            share = 1 / 3 if size == "projector" else 1 / 4
+            assert visible_board_area(page) >= width * height * share
+            assert page.evaluate("document.documentElement.scrollHeight") <= height
+        # type to be read across a room: the scores' totals at least 3 % of the height
+        total = page.locator("#scores td.total").first
+        assert float(total.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)")) >= min(
+            0.03 * height, 40)
         expect(page.locator("#review-banner")).to_be_hidden()
+        api.post("/api/tables", json={"name": "Table 2", "id": "t2", "game": {
+            "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+        other = browser.new_page(viewport=SIZES[size])
+        other.goto(f"{live_server}/tables/t2/projector")  # all level at 0: nobody leads
+        expect(other.locator("#scores tbody tr")).to_have_count(3)
+        expect(other.locator("#scores")).to_contain_text("1. Ana")
+        expect(other.locator("#scores")).not_to_contain_text("leader")
+        other.close()
         api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
                  "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
         expect(page.locator("#review-banner")).to_be_visible()
@@ -511,7 +593,9 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
         browser.close()
 
 
-def test_the_tournament_projector_shows_round_progress_then_standings(live_server: str) -> None:
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_tournament_projector_shows_round_progress_then_standings(live_server: str,
+                                                                     size: str) -> None:
     chromium, playwright_api = browser_tools()
     expect = playwright_api.expect
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -522,18 +606,155 @@ def test_the_tournament_projector_shows_round_progress_then_standings(live_serve
     api.post("/api/tournaments/cup/games", json={"round": 1, "players": ["Dee", "Eve"]})
     with playwright_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES["projector"])
+        page = browser.new_page(viewport=SIZES[size])
         page.clock.install()
         page.goto(f"{live_server}/tournaments/cup/projector")
         page.wait_for_selector("#live-status.on")
         expect(page.locator("#round-progress")).to_have_text("0 of 2 results in")
+        pairings = page.locator("#pairing-list li")
+        expect(pairings).to_have_text(["Game 1: Ana, Ben, Cas · result to come",
+                                       "Game 2: Dee, Eve · result to come"])
         expect(page.locator("#standings")).to_be_hidden()
         api.put(f"/api/tournaments/cup/games/{first['id']}/result",
                 json={"scores": {"Ana": 31, "Ben": 40, "Cas": 31}}).raise_for_status()
         page.clock.run_for(1000)  # the page's refresh waits half a second
         expect(page.locator("#round-progress")).to_have_text("1 of 2 results in")
-        expect(page.locator("#pairing-list")).to_contain_text("Ana, Ben, Cas · Ben wins")
+        expect(pairings).to_have_text(["Game 1: Ana, Ben, Cas · Ben wins",
+                                       "Game 2: Dee, Eve · result to come"])
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         page.clock.run_for(12_500)
         expect(page.locator("#standings")).to_be_visible()
         expect(page.locator("#pairings")).to_be_hidden()
         browser.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_projector_marks_the_last_move_and_names_it(live_server: str, size: str) -> None:
+    chromium, playwright_api = browser_tools()
+    expect = playwright_api.expect
+    players = ["Ana", "Ben", "Cas"]
+    state = get_game("moving-day").new_game(players, seed=4)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+
+    def play() -> tuple[dict, str]:
+        action = state.legal_actions()[0]
+        words = describe_action(state, action)
+        state.apply(action)
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "declared", "action": action}}).raise_for_status()
+        return action, words
+
+    served = play()[1]
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tables/t1/projector")
+        assert page.locator("#last-move").inner_text() == f"Last move: {served}"
+        page.wait_for_selector("#live-status.on")
+        for _ in range(2):  # moves arriving live
+            action, words = play()
+            player = words.split(" ")[0]
+            expect(page.locator("#last-move")).to_have_text(f"Last move: {words}")
+            marked = page.locator("svg.grid rect.last-move")
+            expect(marked).to_have_count(len(action["boxes"]))
+            expect(page.locator("svg.grid path.last-move-notch")).to_have_count(
+                len(action["boxes"]))  # a shape, not a colour alone
+            box = action["boxes"][0]
+            figure = page.locator("figure.has-last-move").first
+            expect(figure.locator("figcaption")).to_have_text(
+                f"{player}: {box['vehicle']} last move")
+            label = figure.locator("svg.grid").get_attribute("aria-label")
+            assert f"last move: row {box['row'] + 1}, column {box['col'] + 1}" in label
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        browser.close()
+    assert script_errors == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_front_page_follows_every_table_live(live_server: str, size: str) -> None:
+    chromium, playwright_api = browser_tools()
+    expect = playwright_api.expect
+    players = ["Ana", "Ben", "Cas"]
+    state = get_game("moving-day").new_game(players, seed=4)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/")
+        page.wait_for_selector("#live-status.on")  # the dot is live, and says so in words
+        assert page.evaluate("getComputedStyle(document.querySelector('#live-status .live-text'),"
+                             " '::after').content") == '"live"'
+        card = page.locator(".card[data-table='t1']")
+        expect(card.locator(".card-state")).to_contain_text("Ana to play")
+        while {s.total for s in state.scores()} == {0}:  # until a score moves
+            action = state.legal_actions()[0]
+            state.apply(action)
+            api.post("/api/tables/t1/observations", json={
+                "observation": {"kind": "declared", "action": action}}).raise_for_status()
+        line = " · ".join(f"{s.player} {s.total}" for s in state.scores())
+        expect(card.locator(".card-scores")).to_have_text(line)
+        expect(card.locator(".card-state")).to_contain_text(
+            f"{players[state.current_player()]} to play")
+        expect(page.locator("#table-news")).to_have_text(f"Table 1: {line}.")
+        assert page.locator("#table-news").get_attribute("aria-live") == "polite"
+        api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
+                 "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
+        expect(card.locator(".flag-count")).to_have_text("⚑ 1 flag open: under review")
+        api.post("/api/tables", json={"name": "Table 2", "id": "t2"}).raise_for_status()
+        expect(page.locator(".card[data-table='t2']")).to_contain_text("no game yet")
+        assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
+        browser.close()
+    assert script_errors == []
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_referee_finds_any_of_hundreds_of_legal_actions_by_its_words(live_server: str,
+                                                                          size: str) -> None:
+    chromium, playwright_api = browser_tools()
+    expect = playwright_api.expect
+    players = ["Ana", "Ben"]
+    state = get_game("removal").new_game(players, seed=3)
+    legal = state.legal_actions()
+    assert len(legal) > 300  # more than the picker lists at once
+    late = next(a for a in legal[300:] if a["type"] == "load")
+    words = describe_action(state, late)
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "removal", "players": players, "seed": 3}}).raise_for_status()
+    with playwright_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport=SIZES[size])
+        script_errors: list[str] = []
+        page.on("pageerror", lambda error: script_errors.append(str(error)))
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        page.locator("#referee > summary").click()
+        page.get_by_label("organiser token").fill(TOKEN)
+        picker = page.get_by_label("correction: what really happened")
+        expect(picker.locator("option").first).to_have_text(
+            f"{len(legal)} legal actions: the first 300 below, type words to narrow — choose one")
+        assert picker.locator("option", has_text=words).count() == 0  # not among the first 300
+        query = words.replace(" at ", " ")  # words, not an exact phrase
+        found = sum(matching(describe_action(state, a), query) for a in legal)
+        assert 1 <= found <= 300
+        page.get_by_label("find the action").fill(query)
+        expect(picker.locator("option").first).to_have_text(
+            f"{found} of {len(legal)} legal actions have “{query}” — choose one")
+        assert words in picker.locator("option").all_inner_texts()  # turned ones beside it
+        picker.select_option(label=words)
+        page.get_by_role("button", name="apply correction").click()
+        expect(page.locator("#recent")).to_contain_text(f"Referee's correction: {words}")
+        if size == "phone":
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        browser.close()
+    assert api.get("/api/tables/t1").json()["game"]["state"] is not None
+    assert api.get("/api/tables/t1").json()["game"]["actions"] == 1
+    assert script_errors == []

@@ -2,6 +2,7 @@
 "use strict";
 (function () {
   const CELL = 30;
+  const SHOWN = 1.4;  // a cell is drawn 42 px wide: labels readable at arm's length (max-width caps it)
   const LETTERS = { A: "#e4572e", B: "#f3a712", C: "#29a36a", D: "#2e86de", E: "#8e44ad" };
 
   function escape(text) {
@@ -26,10 +27,18 @@
     if (marks.includes("minus")) { fill = "#fff3f3"; cls = "minus"; }
     if (marks.includes("empty-box")) { fill = "#b08d57"; cls = "empty-box"; }
     let out = '<rect class="' + cls + '" x="' + x + '" y="' + y + '" width="' + CELL + '" height="' + CELL + '" fill="' + fill + '"/>';
+    // the damage cross under the label: the box's weight stays readable
+    if (marks.includes("damaged")) out += '<path class="damaged" d="M' + (x + 3) + " " + (y + 3) + " L" + (x + CELL - 3) + " " + (y + CELL - 3) + " M" + (x + CELL - 3) + " " + (y + 3) + " L" + (x + 3) + " " + (y + CELL - 3) + '"/>';
     if (cell.t) out += '<text x="' + (x + CELL / 2) + '" y="' + (y + CELL / 2 + 4) + '" class="label' + (cls === "minus" ? " minus-label" : "") + '">' + escape(cell.t) + "</text>";
     if (marks.includes("fragile")) out += '<circle class="fragile" cx="' + (x + CELL - 6) + '" cy="' + (y + 6) + '" r="3"/>';
-    if (marks.includes("damaged")) out += '<path class="damaged" d="M' + (x + 3) + " " + (y + 3) + " L" + (x + CELL - 3) + " " + (y + CELL - 3) + " M" + (x + CELL - 3) + " " + (y + 3) + " L" + (x + 3) + " " + (y + CELL - 3) + '"/>';
+    // a colour that scores (a Moving Day box's) is said by its initial too, not by colour alone
+    if (colourName(cell.k)) out += '<text class="colour-initial" x="' + (x + 2.5) + '" y="' + (y + CELL - 3) + '">' + escape(cell.k[0]) + "</text>";
     return out;
+  }
+
+  // ``key`` when it names a colour in words ("yellow"), not a letter or a piece's id
+  function colourName(key) {
+    return key && /^[a-z]{3,}$/.test(key) && window.CSS && CSS.supports("color", key) ? key : "";
   }
 
   // A board in words for a screen reader: its size, what is filled and each piece's place.
@@ -42,7 +51,7 @@
       const marks = (cell && cell.m) || [];
       if (!cell) { free += 1; return; }
       if (marks.includes("wall")) return;
-      const words = [cell.t, ...marks.filter((m) => m !== "minus")].filter(Boolean).join(" ");
+      const words = [colourName(cell.k), cell.t, ...marks.filter((m) => m !== "minus")].filter(Boolean).join(" ");
       pieces.push((marks.includes("minus") ? "minus one" : words || "filled") + " at row " + (r + 1) + ", column " + (c + 1));
     }));
     return b.title + ": " + rows.length + " rows by " + columns + " columns, " + free + " free squares" +
@@ -55,24 +64,43 @@
       (!f.vehicle && b.title.startsWith(f.player + "'s ")));
   }
 
-  function board(b, flagged) {
+  // the last move's cells: a double outline (white, then dark) and a notch in the corner, so
+  // it shows on any tile colour and is told apart from a flag's dashed outline by its shape
+  function movedSvg(m) {
+    const x = m.col * CELL, y = m.row * CELL;
+    return '<rect class="last-move-halo" x="' + (x + 2) + '" y="' + (y + 2) + '" width="' + (CELL - 4) + '" height="' + (CELL - 4) + '"/>' +
+      '<rect class="last-move" x="' + (x + 2) + '" y="' + (y + 2) + '" width="' + (CELL - 4) + '" height="' + (CELL - 4) + '"/>' +
+      '<path class="last-move-notch" d="M' + x + " " + y + " h10 l-10 10 z" + '"/>';
+  }
+
+  // ``moved``: [{board, row, col}] — the cells the last move filled (station/games/views.py)
+  function board(b, flagged, moved) {
     const marks = flaggedHere(b, flagged);
+    const last = (moved || []).filter((m) => m.board === b.title);
     const rows = b.rows || [];
     const width = Math.max(1, ...rows.map((r) => r.length)) * CELL;
     const height = Math.max(1, rows.length) * CELL;
-    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + (width + 2) + '" role="img" aria-label="' + escape(describeBoard(b)) + '">';
+    let svg = '<svg class="grid" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + Math.round((width + 2) * SHOWN) + '" role="img" aria-label="' + escape(describeBoard(b)) + '">';
     rows.forEach((row, r) => row.forEach((cell, c) => { svg += cellSvg(cell, c * CELL, r * CELL); }));
+    last.forEach((m) => { svg += movedSvg(m); });
     marks.forEach((f) => { svg += '<rect class="flagged" x="' + (f.col * CELL + 1) + '" y="' + (f.row * CELL + 1) + '" width="' + (CELL - 2) + '" height="' + (CELL - 2) + '"/>'; });
     svg += "</svg>";
-    if (marks.length) svg = svg.replace('aria-label="', 'aria-label="' + escape(marks.map((f) => "flagged: row " + (f.row + 1) + ", column " + (f.col + 1)).join("; ")) + "; ");
-    return '<figure class="board-figure"><figcaption>' + escape(b.title) + "</figcaption>" + svg + "</figure>";
+    const said = marks.map((f) => "flagged: row " + (f.row + 1) + ", column " + (f.col + 1))
+      .concat(last.map((m) => "last move: row " + (m.row + 1) + ", column " + (m.col + 1)));
+    if (said.length) svg = svg.replace('aria-label="', 'aria-label="' + escape(said.join("; ")) + "; ");
+    const tag = last.length ? ' <span class="move-tag">last move</span>' : "";
+    return '<figure class="board-figure' + (last.length ? " has-last-move" : "") + '"><figcaption>' + escape(b.title) + tag + "</figcaption>" + svg + "</figure>";
   }
 
   // Nine shop cards: "0/9", then 1 to 8; 9 reached means back on "0/9".
   function drone(d) {
     const w = 48;
-    let svg = '<svg class="drone" viewBox="0 0 ' + (9 * w + 4) + ' 100" width="' + (9 * w + 4) + '" role="img" aria-label="shop cards">';
     const reachedCard = typeof d.reached === "number" ? d.reached % 9 : null;
+    // the same in words for a screen reader: the card reached, who has bet (face down)
+    const bettors = d.face_down || [];
+    const said = "shop cards 0/9 to 8; " + (reachedCard === null ? "no card reached yet" : "card reached: " + d.reached) +
+      (bettors.length ? "; speculation cards face down: " + bettors.join(", ") : "") + ((d.pilots || []).length ? "; pilots " + d.pilots.join(" and ") : "");
+    let svg = '<svg class="drone" viewBox="0 0 ' + (9 * w + 4) + ' 100" width="' + (9 * w + 4) + '" role="img" aria-label="' + escape(said) + '">';
     for (let n = 0; n <= 8; n++) {
       const x = 2 + n * w;
       svg += '<rect class="shop' + (reachedCard === n ? " reached" : "") + '" x="' + x + '" y="4" width="' + (w - 6) + '" height="52" rx="4"/>';
@@ -84,11 +112,11 @@
     return '<figure class="board-figure drone-figure"><figcaption>drone challenge</figcaption>' + svg + reached + pilots + "</figure>";
   }
 
-  function view(v, flagged) {
+  function view(v, flagged, moved) {
     if (!v) return '<p class="muted">no game</p>';
     let html = "";
     if (v.drone) html += drone(v.drone);
-    html += (v.boards || []).map((b) => board(b, flagged)).join("");
+    html += (v.boards || []).map((b) => board(b, flagged, moved)).join("");
     if ((v.lines || []).length) html += '<ul class="view-lines">' + v.lines.map((l) => "<li>" + escape(l) + "</li>").join("") + "</ul>";
     return html;
   }
@@ -103,8 +131,28 @@
     const W = 400, H = 120;
     const xy = points.map((p, i) => ((times[i] - t0) / (t1 - t0) * W).toFixed(1) + "," + (H - masses[i] / m1 * (H - 10)).toFixed(1));
     return '<figure class="board-figure"><figcaption>drone mass (g), last ' + masses[masses.length - 1].toFixed(1) + ' g</figcaption>' +
-      '<svg class="mass" viewBox="0 0 ' + W + " " + H + '" width="' + W + '"><polyline points="' + xy.join(" ") + '"/></svg></figure>';
+      '<svg class="mass" viewBox="0 0 ' + W + " " + H + '" width="' + W + '" role="img" aria-label="' +
+      escape("drone mass over time, from " + Math.min(...masses).toFixed(1) + " to " + m1.toFixed(1) + " g, last " + masses[masses.length - 1].toFixed(1) + " g") + '"><polyline points="' + xy.join(" ") + '"/></svg></figure>';
   }
 
-  window.PackrefDraw = { view, massGraph, escape };
+  // One cell size for every board in ``box``, the largest at which they all fit its width and
+  // ``height`` (px): on the projector the boards fill the screen and stay comparable.
+  function fit(box, height) {
+    const svgs = Array.from(box.querySelectorAll("svg.grid"));
+    const units = svgs.map((svg) => svg.viewBox.baseVal.width);
+    const fits = (cell) => {
+      svgs.forEach((svg, i) => { svg.style.width = (units[i] * cell / CELL).toFixed(1) + "px"; });
+      return box.scrollHeight <= height + 1 && box.scrollWidth <= box.clientWidth + 1;
+    };
+    if (!svgs.length) return 0;
+    // shelves: the tallest boards first (CSS order; the page's order stays for screen readers),
+    // so a row of tall boards is not half empty beside short ones
+    svgs.forEach((svg) => { svg.closest("figure").style.order = String(-Math.round(svg.viewBox.baseVal.height)); });
+    let low = 8, high = 480;  // px a cell: bisect, a handful of layouts
+    while (high - low > 1) { const mid = (low + high) >> 1; if (fits(mid)) low = mid; else high = mid; }
+    fits(low);
+    return low;
+  }
+
+  window.PackrefDraw = { view, massGraph, escape, fit };
 })();

@@ -24,10 +24,11 @@
     const seats = game.scores.map((s, i) => [s, i]);
     if (projector) seats.sort((a, b) => b[0].total - a[0].total);
     const best = Math.max(...game.scores.map((s) => s.total));
+    const someoneBehind = game.scores.some((s) => s.total < best);  // all level: nobody leads
     return seats.map(([s, i]) => {
       const rank = 1 + game.scores.filter((o) => o.total > s.total).length;
       const lead = projector ? '<span class="rank">' + rank + ".</span> " : "";
-      const leader = projector && s.total === best && !game.over ? ' <span class="turn-tag lead-tag">leader</span>' : "";
+      const leader = projector && s.total === best && someoneBehind && !game.over ? ' <span class="turn-tag lead-tag">leader</span>' : "";
       const cls = (game.winners.includes(s.player) ? "winner" : "") + (game.current_player === i ? " to-act" : "");
       const parts = Object.entries(s.parts).map(([k, v]) => '<span class="part">' + esc(k) + " " + esc(v) + "</span>").join(" ");
       const tags = (game.current_player === i && !game.over ? ' <span class="turn-tag">to play</span>' : "") +
@@ -35,6 +36,17 @@
       return '<tr class="' + cls + '"><td class="player">' + lead + esc(s.player) + tags + leader + '</td><td class="total" data-player="' + esc(s.player) + '">' + esc(s.total) + '</td><td class="parts">' + parts + "</td></tr>";
     }).join("");
   }
+
+  // On a landscape projector the boards take the screen beside the scores, all in view at once
+  const wide = window.matchMedia("(min-width: 900px) and (orientation: landscape)");
+  function fitBoards() {
+    const box = document.getElementById("board");
+    document.body.classList.toggle("fitted", Boolean(box && projector && wide.matches));
+    if (!document.body.classList.contains("fitted")) return;
+    box.querySelectorAll("svg.grid").forEach((svg) => { svg.style.width = ""; });
+    window.PackrefDraw.fit(box, window.innerHeight - box.getBoundingClientRect().top - window.scrollY - 12);
+  }
+  if (projector) window.addEventListener("resize", fitBoards);
 
   // a score that changed is said to a screen reader, politely (after what it is reading)
   let lastTotals = null;
@@ -84,7 +96,10 @@
     set("flags", renderFlags(s.flags, s.recent));
     const banner = document.getElementById("review-banner");
     if (banner) banner.hidden = s.flags.length === 0;
-    set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(game, s.flags)) : "");
+    const move = game && game.last_move;
+    set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(game, s.flags), move && move.cells) : "");
+    setText("last-move", move ? "Last move: " + (move.text || move.player) : "No move yet");
+    fitBoards();
     set("graph", window.PackrefDraw.massGraph(s.readings));
     renderPicker(game);
     set("recent", s.recent.map((e) => '<li class="event event-' + esc(e.kind) + '">' + (e.text ? esc(e.text) :
@@ -115,18 +130,9 @@
     });
   }
 
-  // what a sensor or a person reported, before the engine took it (the action then follows)
-  function observationWords(o) {
-    const by = { declared: "declared by hand", warehouses: "seen by the camera", vehicles: "seen by the camera",
-      truck: "seen by the camera", button: "a button pressed" };
-    if (String(o.kind || "").startsWith("drone-")) return "the drone reported " + o.kind.slice(6).replace("-", " ");
-    return by[o.kind] || (o.kind ? "reported: " + o.kind : "");
-  }
-
   function summary(e) {
     if (e.kind === "flag") return e.reason;
     if (e.kind === "game") return e.game + ": " + e.players.join(", ");
-    if (e.kind === "observation") return observationWords(e.observation || {});
     if (e.action) return JSON.stringify(e.action).slice(0, 120);
     if (e.kind === "undo") return "takes back event " + e.undoes;
     if (e.kind === "accept") return "flag " + e.flag;
@@ -163,18 +169,25 @@
     return response.ok;
   }
 
-  // the correction picker: the legal actions in words, loaded when the referee needs them
-  let choicesSeq = -1;
+  // the correction picker: the legal actions in words, loaded when the referee needs them and
+  // narrowed by the words typed in the filter (every legal action can be found that way)
+  let choicesKey = "";
   function loadChoices() {
     const select = document.getElementById("correction-choice");
-    if (!select || choicesSeq === current.seq) return Promise.resolve();
-    choicesSeq = current.seq;
-    return fetch("/tables/" + encodeURIComponent(tableId) + "/legal-choices").then((r) => r.text()).then((html) => { select.innerHTML = html; });
+    const filter = document.getElementById("correction-filter");
+    const query = filter ? filter.value.trim() : "";
+    if (!select || choicesKey === current.seq + "|" + query) return Promise.resolve();
+    choicesKey = current.seq + "|" + query;
+    return fetch("/tables/" + encodeURIComponent(tableId) + "/legal-choices?q=" + encodeURIComponent(query))
+      .then((r) => r.text()).then((html) => { select.innerHTML = html; });
   }
   const referee = document.getElementById("referee");
   if (referee) referee.addEventListener("toggle", () => { if (referee.open) loadChoices(); });
   const choiceBox = document.getElementById("correction-choice");
   if (choiceBox) choiceBox.addEventListener("focus", loadChoices);
+  const filterBox = document.getElementById("correction-filter");
+  let filterTimer = null;
+  if (filterBox) filterBox.addEventListener("input", () => { clearTimeout(filterTimer); filterTimer = setTimeout(loadChoices, 250); });
 
   document.addEventListener("click", (event) => {
     const target = event.target;

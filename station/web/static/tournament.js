@@ -58,8 +58,10 @@
     if (!list || !last) return;
     const done = last.games.filter((g) => g.result && g.result.final !== false).length;
     document.getElementById("round-progress").textContent = done + " of " + last.games.length + " results in";
+    const progress = (g) => g.result && g.result.winners && g.result.winners.length ?
+      winWords(g.result.winners) + (status(g) === "live" ? " so far" : "") : status(g) === "live" ? "playing now" : "result to come";
     list.innerHTML = last.games.map((g) => "<li>" + esc(g.table ? "Table " + g.table : "Game " + g.id) + ": " + esc(g.players.join(", ")) +
-      (g.result && g.result.winners && g.result.winners.length ? " · " + esc(winWords(g.result.winners)) : "") + "</li>").join("") +
+      " · " + esc(progress(g)) + "</li>").join("") +
       last.byes.map((p) => "<li>" + esc(p) + ": bye</li>").join("");
   }
   if (document.body.classList.contains("projector") && document.getElementById("pairings")) {
@@ -268,7 +270,7 @@
     const size = document.getElementById("pair-size").value.trim();
     const token = tokenInput.value.trim();
     if (!game) { note.textContent = "Choose the game first."; return; }
-    if (!token) { tokenInput.focus(); note.textContent = "Enter the organiser's token first (below)."; return; }
+    if (!token) { tokenInput.focus(); note.textContent = "Enter the organiser's token first (under Enter a result)."; return; }
     const body = { game: game, force: document.getElementById("pair-force").checked };
     if (size) body.size = Number(size);
     const response = await fetch("/api/tournaments/" + encodeURIComponent(id) + "/rounds", {

@@ -57,3 +57,26 @@ def test_the_live_page_shows_the_current_state_at_once(client: TestClient,
     index = client.get("/").text
     assert "/tables/t1" in index and "Ana 2" in index
     assert client.get("/static/live.js").status_code == 200
+
+
+def test_the_table_list_socket_says_when_a_table_is_added_or_moves(client: TestClient,
+                                                                   race_table: str) -> None:
+    with client.websocket_connect("/ws/tables") as socket:
+        assert socket.receive_json() == {"type": "tables"}
+        declare(client, race_table, 2)
+        assert socket.receive_json() == {"type": "table", "id": "t1", "seq": 3}
+        client.post("/api/tables", headers=AUTH, json={"name": "Table 2"}).raise_for_status()
+        assert socket.receive_json() == {"type": "tables"}
+
+
+def test_the_front_pages_cards_say_each_tables_state_in_words(client: TestClient,
+                                                              race_table: str) -> None:
+    declare(client, race_table, 2)
+    cards = client.get("/table-cards").text
+    assert 'data-table="t1"' in cards and "Ana 2 · Ben 0" in cards
+    assert "Ben to play" in cards and "playing" in cards
+    declare(client, race_table, 7)  # refused: a flag
+    assert "1 flag open: under review" in client.get("/table-cards").text
+    front = client.get("/").text  # the page is served with the same cards
+    assert '<div id="table-cards">' in front and "1 flag open: under review" in front
+    assert "/static/index.js" in front and client.get("/static/index.js").status_code == 200

@@ -51,6 +51,9 @@ def test_a_game_in_progress_does_not_count_yet(client: TestClient, race_table: s
     detail = client.get("/api/tournaments/cup").json()
     assert detail["rounds"][0]["games"][0]["result"]["final"] is False
     assert all(line["played"] == 0 for line in detail["standings"])
+    projector = client.get("/tournaments/cup/projector").text  # said so on the projector
+    assert "0 of 1 results in" in projector
+    assert "Table t1: Ana, Ben · playing now" in projector
 
 
 def test_refused_tournament_requests_write_nothing(client: TestClient) -> None:

@@ -56,7 +56,7 @@ def test_a_speculation_card_stays_face_down_in_the_view_until_its_round_is_score
     view = present(state)
     assert view["drone"]["face_down"] == [bettor]
     assert "7" not in json.dumps(view)
-    assert f"speculation cards face down: {bettor}" in view["lines"]
+    assert f"Speculation cards face down: {bettor}" in view["lines"]
 
 
 def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None:
@@ -76,13 +76,35 @@ def test_small_warehouse_shows_the_supply_seen_and_the_draw_pile_count_only() ->
     state.apply({"type": "reveal", "zone": "supply", "card": "c07"})
     state.apply({"type": "reveal", "zone": "hand", "player": 0, "card": "c09"})
     lines = present(state)["lines"]
-    assert lines == ["supply: c07 ? ?", "draw pile: 13 cards"]
+    assert lines == ["Supply: card c07, a card not seen yet, a card not seen yet",
+                     "Draw pile: 13 cards"]
+
+
+def test_removal_says_storage_and_helper_cards_in_words() -> None:
+    state = get_game("removal").new_game(["Ana", "Ben"], seed=4)
+    store = next(a for a in state.legal_actions() if a["type"] == "store" and not a["helpers"])
+    state.apply(store)
+    names = {piece["id"]: piece["name"] for piece in state.setup["catalogue"]["items"]}
+    assert present(state)["lines"] == [
+        "Round 1", f"Ana: the {names[store['item']]} in storage · helper cards 1, 2 and 3 left",
+        "Ben: storage empty · helper cards 1, 2 and 3 left"]
 
 
 def test_the_drone_line_names_loaded_presents_once_seen() -> None:
     state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], deal="table")
     state.apply({"type": "speculate", "card": 3})
     state.apply({"type": "load"})
-    assert "on the drone: card 0's present" in present(state)["lines"]
+    assert "On the drone: card 0's present" in present(state)["lines"]
     state.apply({"type": "reveal", "zone": "present", "shop": 0, "present": "wood-2"})
-    assert "on the drone: wood-2" in present(state)["lines"]
+    assert "On the drone: wood-2" in present(state)["lines"]
+
+
+def test_pick_n_packers_says_the_round_and_past_rounds_in_words() -> None:
+    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=4)
+    pilots = " and ".join(state.data["pilots"])
+    assert present(state)["lines"][0] == f"Round 1, bets being laid: {pilots} flying"
+    while not state.data.get("results"):
+        state.apply(state.legal_actions()[0])
+    ended = present(state)["lines"][2]
+    assert ended.startswith(f"Round 1: {pilots} reached shop card ")
+    assert "-" not in ended.split(", ")[-1]  # the ending in words, not its code

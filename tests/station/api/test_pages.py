@@ -1,0 +1,45 @@
+"""The server-rendered pages' pieces: the correction picker's options, found by words."""
+
+from __future__ import annotations
+
+import doctest
+import html
+import re
+
+from fastapi.testclient import TestClient
+
+import station.api.pages as pages_module
+from rules import get_game
+from station.api.pages import LEGAL_CHOICES
+from station.games.words import describe_action
+from tests.station.api.conftest import AUTH
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(pages_module).failed == 0
+
+
+def _options(client: TestClient, query: str = "") -> list[str]:
+    page = client.get("/tables/t1/legal-choices", params={"q": query}).text
+    return [html.unescape(text) for text in re.findall(r"<option[^>]*>([^<]*)</option>", page)]
+
+
+def test_the_picker_finds_every_legal_action_among_hundreds_by_its_words(
+        client: TestClient) -> None:
+    client.post("/api/tables", headers=AUTH, json={"name": "Table 1", "id": "t1", "game": {
+        "game": "small-warehouse", "players": ["Ana", "Ben"], "seed": 4}}).raise_for_status()
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=4)
+    said = [describe_action(state, action) for action in state.legal_actions()]
+    assert len(said) > LEGAL_CHOICES
+    listed = _options(client)
+    assert listed[0] == (f"{len(said)} legal actions: the first {LEGAL_CHOICES} below, "
+                         "type words to narrow — choose one")
+    assert listed[1:] == said[:LEGAL_CHOICES]
+    for words in said[LEGAL_CHOICES::97]:  # beyond the first list, each found by its words
+        assert words in _options(client, words)
+    narrowed = _options(client, "C17 Row 6,")  # each word, any case, anywhere in the words
+    expected = [line for line in said if "c17" in line and "row" in line and "6" in line]
+    assert narrowed == [f"{len(expected)} of {len(said)} legal actions have “C17 Row 6,” — "
+                        "choose one", *expected]
+    assert _options(client, "no such piece") == [
+        "no legal action has the words “no such piece”"]
