@@ -84,7 +84,8 @@ def legal_choices(request: Request, table_id: str, station: StationDep,
     live = station.table(table_id)
     state = None if live.current is None else live.current.state
     actions = [] if state is None or state.is_over() else state.legal_actions()
-    said = [(describe_action(state, action), action) for action in actions]
+    # moves to choose from, not made yet: a speculation names its card (as the hints do)
+    said = [(describe_action(state, action, face_up=True), action) for action in actions]
     found = [choice for choice in said if matching(choice[0], q)]
     return _render(request, "_legal_choices.html", choices=found[:LEGAL_CHOICES],
                    total=len(actions), matched=len(found), query=q.strip())

@@ -29,7 +29,7 @@ def test_the_picker_finds_every_legal_action_among_hundreds_by_its_words(
     client.post("/api/tables", headers=AUTH, json={"name": "Table 1", "id": "t1", "game": {
         "game": "small-warehouse", "players": ["Ana", "Ben"], "seed": 4}}).raise_for_status()
     state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=4)
-    said = [describe_action(state, action) for action in state.legal_actions()]
+    said = [describe_action(state, action, face_up=True) for action in state.legal_actions()]
     assert len(said) > LEGAL_CHOICES
     listed = _options(client)
     assert listed[0] == (f"{len(said)} legal actions: the first {LEGAL_CHOICES} below, "
@@ -43,3 +43,11 @@ def test_the_picker_finds_every_legal_action_among_hundreds_by_its_words(
                         "choose one", *expected]
     assert _options(client, "no such piece") == [
         "no legal action has the words “no such piece”"]
+
+
+def test_the_picker_names_each_speculation_card_a_player_could_lay(client: TestClient) -> None:
+    client.post("/api/tables", headers=AUTH, json={"name": "Table 1", "id": "t1", "game": {
+        "game": "pick-n-packers", "players": ["Ana", "Ben", "Cas"], "seed": 1}}).raise_for_status()
+    listed = _options(client)[1:]
+    assert len(listed) == len(set(listed)) == 10  # told apart: each names its card
+    assert all("bet on shop card" in words for words in listed)
