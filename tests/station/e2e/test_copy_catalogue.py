@@ -17,8 +17,11 @@ each learnt file.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +33,9 @@ from rules import get_game
 from rules.catalogue import default_catalogue
 from station.catalogue.pieces import canonical_card
 from station.catalogue.rehearsal import Rehearsal, laid_card, laid_piece, teach
+from station.cli import main
 from station.config import Settings
+from tests.conftest import CliResult
 from tests.station.api.conftest import AUTH
 from tests.station.e2e.dealt_table import DealtTable
 from vision.layout import MatSpec
@@ -72,11 +77,18 @@ def taught(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"folder": folder, "deck": deck, "items": items}
 
 
-def _learn(cli: Any, taught: dict[str, Any], game: str, frames: str, out: Path) -> Any:
-    result = cli("catalogue", "learn", game, "--replay", taught["folder"] / frames,
-                 "--mats", taught["folder"] / "mats.json", "--out", out)
-    assert result.status == 0, result.stderr
-    return result
+@pytest.fixture(scope="module")
+def learnt(taught: dict[str, Any]) -> dict[str, tuple[CliResult, Path]]:
+    """``packref catalogue learn --replay`` of each session: its output and the file."""
+    done = {}
+    for game, frames in (("small-warehouse", "deck"), ("removal", "items")):
+        out = taught["folder"] / f"{frames}.json"
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            status = main(["catalogue", "learn", game, "--replay", str(taught["folder"] / frames),
+                           "--mats", str(taught["folder"] / "mats.json"), "--out", str(out)])
+        done[game] = (CliResult(status, stdout.getvalue(), stderr.getvalue()), out)
+    return done
 
 
 def _not_recorded(stderr: str) -> list[str]:
@@ -84,9 +96,9 @@ def _not_recorded(stderr: str) -> list[str]:
 
 
 def test_a_whole_deck_is_learnt_right_from_a_replay_under_the_real_camera_model(
-        cli: Any, taught: dict[str, Any], tmp_path: Path) -> None:
-    out = tmp_path / "deck.json"
-    result = _learn(cli, taught, "small-warehouse", "deck", out)
+        taught: dict[str, Any], learnt: dict[str, tuple[CliResult, Path]]) -> None:
+    result, out = learnt["small-warehouse"]
+    assert result.status == 0, result.stderr
     cards = default_catalogue("small-warehouse")["cards"]
     assert json.loads(out.read_text()) == {"game": "small-warehouse", "cards": [
         {"id": card["id"], "squares": canonical_card(card["squares"])} for card in cards]}
@@ -102,9 +114,9 @@ def test_a_whole_deck_is_learnt_right_from_a_replay_under_the_real_camera_model(
 
 
 def test_a_set_of_removal_items_is_learnt_right_from_a_replay(
-        cli: Any, taught: dict[str, Any], tmp_path: Path) -> None:
-    out = tmp_path / "items.json"
-    result = _learn(cli, taught, "removal", "items", out)
+        learnt: dict[str, tuple[CliResult, Path]]) -> None:
+    result, out = learnt["removal"]
+    assert result.status == 0, result.stderr
     shapes = _shapes()
     assert json.loads(out.read_text()) == {"game": "removal", "items": [
         {"tag": tag, "shape": shapes[item]} for tag, item in zip(ITEM_TAGS, ITEMS, strict=True)]}
@@ -166,10 +178,10 @@ def _engine_scores(game: str, players: list[str], catalogue: dict[str, Any],
 
 @pytest.mark.parametrize("game", ["small-warehouse", "removal"])
 def test_a_learnt_copy_plays_a_live_game_dealt_by_hand_and_simulate(
-        cli: Any, client: TestClient, settings: Settings, taught: dict[str, Any],
-        tmp_path: Path, game: str) -> None:
+        cli: Any, client: TestClient, settings: Settings,
+        learnt: dict[str, tuple[CliResult, Path]], tmp_path: Path, game: str) -> None:
     learnt_file = tmp_path / "copy.json"
-    _learn(cli, taught, game, "deck" if game == "small-warehouse" else "items", learnt_file)
+    shutil.copy(learnt[game][1], learnt_file)
     play_a_copy(cli, client, settings, game, learnt_file)
 
 
