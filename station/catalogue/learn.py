@@ -3,9 +3,13 @@
 :class:`Learner` takes the *stable* readings of the teaching mat (docs/formats.md §6's
 stability, but with ``?`` cells kept as seen: a hand held still over a card must
 never pass for the empty mat) and records each piece that lies still, alone,
-fully readable, once. After a piece is recorded the mat must be seen empty
-before the next one counts, so a piece nudged while being taken away is not
-recorded twice. What it says to the person comes back as :class:`Note` values.
+with no ``?`` on it or beside it (:mod:`station.catalogue.pieces`), once. After a
+piece is recorded the mat must be seen empty before the next one counts, so a
+piece nudged while being taken away is not recorded twice; a mat whose only
+content is ``?`` cells (a lamp's glare) counts as empty once the cells where the
+piece lay read empty, or when the unreadable cells are too few to hide it (a
+tagged piece seen again is a duplicate anyway). What it says to the person comes
+back as :class:`Note` values.
 
 Example (readings as the camera would give them)::
 
