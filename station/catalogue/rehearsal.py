@@ -111,7 +111,7 @@ def realistic_photograph(scene: Any, rng: np.random.Generator,
 
     import vision.realistic
 
-    with mock.patch.object(vision.realistic, "make_scene", lambda _rng: scene):
+    with mock.patch.object(vision.realistic, "make_scene", lambda *_args, **_kwargs: scene):
         return vision.realistic.realistic_photo(rng, conditions)
 
 
