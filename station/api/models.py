@@ -39,6 +39,9 @@ class GameStart(Strict):
     seed: Seed | None = None
     options: dict[str, Any] | None = None
     deal: Literal["seed", "table"] = "seed"
+    #: A copy's catalogue (``packref catalogue learn``/``edit``'s file), checked as
+    #: ``packref catalogue check`` does; default: the station's for the game, if any.
+    catalogue: dict[str, Any] | None = None
 
 
 class TableCreate(Strict):

@@ -31,7 +31,9 @@ from station.api.responses import (
     TableLine,
     documented,
 )
+from station.catalogue.copy import checked_copy
 from station.games.views import labelled_outcomes
+from station.jsonin import Node
 from station.live.advisor import public_message
 from station.live.table import TableRefusal, chance_summary
 from station.store.models import INTEGER_MAX
@@ -68,21 +70,34 @@ def list_tables(station: StationDep) -> list[dict[str, Any]]:
 @router.post("/tables", status_code=status.HTTP_201_CREATED, **documented(Snapshot, *WRITE))
 def create_table(body: TableCreate, station: StationDep, author: TokenDep) -> dict[str, Any]:
     """Add a table, and start its first game if one is given."""
+    catalogue = None
     if body.game is not None:  # check the game before anything is written
         start = body.game
-        get_game(start.game).new_game(start.players, seed=start.seed or 0, options=start.options,
-                                      deal=start.deal)
+        engine = get_game(start.game)
+        catalogue = _copy(start, "$.game.catalogue")
+        engine.new_game(start.players, seed=start.seed or 0, options=start.options,
+                        deal=start.deal, catalogue=catalogue)
     live = station.create_table(body.name, body.id)
     if body.game is not None:
-        _start(station, live.info.id, body.game, author)
+        _start(station, live.info.id, body.game, author, catalogue)
     return station.snapshot(live.info.id)
 
 
-def _start(station: StationDep, table_id: str, body: GameStart, author: str) -> None:
+def _copy(body: GameStart, path: str) -> dict[str, Any] | None:
+    """The copy's catalogue sent with the game (checked; 400 with the reason), or None."""
+    if body.catalogue is None:
+        return None
+    get_game(body.game)  # an unknown game is a 404 before its catalogue is read
+    return checked_copy(body.game, Node(body.catalogue, path), len(body.players))
+
+
+def _start(station: StationDep, table_id: str, body: GameStart, author: str,
+           catalogue: dict[str, Any] | None = None) -> None:
     seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
     if body.deal == "table":
         seed = 0  # dealt by hand: no seed decides anything
-    station.start_game(table_id, body.game, body.players, seed, body.options, author, body.deal)
+    station.start_game(table_id, body.game, body.players, seed, body.options, author, body.deal,
+                       catalogue)
 
 
 @router.get("/tables/{table_id}", **documented(Snapshot, *READ))
@@ -146,7 +161,7 @@ def post_reveal(table_id: TableId, body: RevealIn, station: StationDep,
 def start_game(table_id: TableId, body: GameStart, station: StationDep,
                author: TokenDep) -> dict[str, Any]:
     """Start a new game at the table (the previous one stays in the record)."""
-    _start(station, table_id, body, author)
+    _start(station, table_id, body, author, _copy(body, "$.catalogue"))
     return station.snapshot(table_id)
 
 

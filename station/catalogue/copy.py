@@ -38,10 +38,14 @@ from typing import Any
 from station.errors import InputError
 from station.jsonin import Node, load_json_file
 
+# The limits a copy's values are checked against; each one's source is in docs/kit.md
+# ("What each value may be").
 MERCHANDISE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-FIRST_TAG, LAST_TAG = 50, 249
-MAX_BOX_VALUE = 2
-DELICATE_GOOD, DELICATE_BAD = (0, 9), (-9, 0)
+FIRST_TAG, LAST_TAG = 50, 249  # the visual spec's tag ids (below 50: the mats' markers)
+MAX_BOX_VALUE = 2  # Removal's rulebook: a box has "0 to +2 points on its back"
+# Removal's rulebook: a delicate item undamaged scores "the indicated plus points (or 0)",
+# damaged "the indicated minus points"; at most one printed digit is our choice.
+DELICATE_GOOD, DELICATE_BAD = (0, 9), (-9, -1)
 
 
 class CopyError(InputError):
@@ -155,14 +159,34 @@ def station_catalogues(folder: Path, given: dict[str, str]) -> dict[str, dict[st
     return {game: load_copy(game, path) for game, path in files.items()}
 
 
+def checked_copy(game: str, document: Node, players: int | None = None) -> dict[str, Any]:
+    """The engine catalogue of a copy's ``document``, checked value by value and played once
+    by ``players``; InputError at a value's JSON path, :class:`CopyError` (the document's
+    path, then the engine's reason) when the engine cannot play it.
+
+    Example (a catalogue sent inline, as ``POST /api/tables`` takes it)::
+
+        >>> checked_copy("small-warehouse", Node({"cards": []}, "$.game.catalogue"))
+        Traceback (most recent call last):
+        ...
+        station.errors.InputError: $.game.catalogue.cards: must have at least 1 entry
+    """
+    catalogue = read_copy(game, document)
+    try:
+        check_playable(game, catalogue, players)
+    except CopyError as error:
+        raise CopyError(str(error) if document.path == "$" else f"{document.path}: {error}") \
+            from None
+    return catalogue
+
+
 def load_copy(game: str, path: str | Path, players: int | None = None) -> dict[str, Any]:
     """The checked, playable engine catalogue in the file ``path`` (for ``--catalogue FILE``).
 
     Every error is one line starting with the file's name.
     """
     try:
-        catalogue = read_copy(game, load_json_file(path))
-        check_playable(game, catalogue, players)
+        catalogue = checked_copy(game, load_json_file(path), players)
     except InputError as error:
         text = str(error)
         raise type(error)(text if text.startswith(str(path)) else f"{path}: {text}") from None

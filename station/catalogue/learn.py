@@ -3,9 +3,13 @@
 :class:`Learner` takes the *stable* readings of the teaching mat (docs/formats.md §6's
 stability, but with ``?`` cells kept as seen: a hand held still over a card must
 never pass for the empty mat) and records each piece that lies still, alone,
-fully readable, once. After a piece is recorded the mat must be seen empty
-before the next one counts, so a piece nudged while being taken away is not
-recorded twice. What it says to the person comes back as :class:`Note` values.
+with no ``?`` on it or beside it (:mod:`station.catalogue.pieces`), once. After a
+piece is recorded the mat must be seen empty before the next one counts, so a
+piece nudged while being taken away is not recorded twice; a mat whose only
+content is ``?`` cells (a lamp's glare) counts as empty once the cells where the
+piece lay read empty, or when the unreadable cells are too few to hide it (a
+tagged piece seen again is a duplicate anyway). What it says to the person comes
+back as :class:`Note` values.
 
 Example (readings as the camera would give them)::
 
@@ -25,7 +29,16 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from station.catalogue.pieces import PieceError, card_squares, is_empty, tagged_piece, unknown_cells
+from station.catalogue.pieces import (
+    EMPTY,
+    PieceError,
+    card_squares,
+    is_empty,
+    seen_cells,
+    tagged_piece,
+    unknown_cells,
+    unknown_regions,
+)
 
 
 @dataclass(frozen=True)
@@ -99,6 +112,7 @@ class Learner:
     _waiting: bool = False  # a piece was recorded: the mat must be empty before the next
     _missing: bool = False
     _ready_at: int | None = None  # frame where the mat was last seen empty
+    _last_cells: set[tuple[int, int]] = field(default_factory=set)  # where it last recorded
     frames_per_piece: list[int] = field(default_factory=list)
 
     @property
@@ -112,10 +126,14 @@ class Learner:
         if not mat.get("found"):
             return self._note(frame, "missing", f"mat {self.mat_id} is not in view", once=True)
         self._missing = False
-        if is_empty(mat):
-            self._waiting, self._ready_at = False, frame
-            return self._note(frame, "ready", f"mat {self.mat_id} is empty: lay the next "
-                              f"{self.lesson.noun} on it, alone, and keep still")
+        shows_nothing = not seen_cells(mat["cells"]) and not mat.get("tags")
+        if is_empty(mat) or (shows_nothing and self._waiting and not self._may_hide_last(mat)):
+            return self._ready(frame, len(unknown_cells(mat["cells"])))
+        if shows_nothing:  # only ``?``: a hand or glare over the mat, maybe over a piece
+            return [] if not self._waiting else self._note(
+                frame, "clear", f"the mat cannot be seen empty: "
+                f"{len(unknown_cells(mat['cells']))} cells cannot be read (a hand, a shadow or "
+                f"glare); take the {self.lesson.noun} away, move what hides the mat")
         if self._waiting:
             if unknown_cells(mat["cells"]):
                 return []  # a hand comes to take the piece away
@@ -125,7 +143,32 @@ class Learner:
             entry = self.lesson.read(mat)
         except PieceError as error:
             return self._note(frame, "again", f"not recorded: {error}; lay it again")
+        self._last_cells = seen_cells(mat["cells"])
         return self._record(frame, entry)
+
+    def _ready(self, frame: int, unreadable: int) -> list[Note]:
+        self._waiting, self._ready_at = False, frame
+        hidden = f" ({unreadable} cells cannot be read)" if unreadable else ""
+        return self._note(frame, "ready", f"mat {self.mat_id} is empty{hidden}: lay the next "
+                          f"{self.lesson.noun} on it, alone, and keep still")
+
+    def _may_hide_last(self, mat: dict[str, Any]) -> bool:
+        """Whether the ``?`` cells of a mat that shows nothing else could hide the piece just
+        recorded. A tagged piece seen again is a duplicate anyway; an untagged card could be
+        recorded twice, so it must be seen gone: the cells where it lay read empty, or the
+        unreadable cells too few to hold it."""
+        last = self.entries[-1] if self.entries else None
+        if last is None or "squares" not in last:
+            return False
+        if all(mat["cells"][r][c] == EMPTY for r, c in self._last_cells):
+            return False
+        size = sum(char != EMPTY for row in last["squares"] for char in row)
+        return any(len(region) >= size for region in unknown_regions(mat["cells"]))
+
+    @property
+    def waiting(self) -> bool:
+        """A piece was recorded and the mat has not been seen empty since."""
+        return self._waiting
 
     def _record(self, frame: int, entry: dict[str, Any]) -> list[Note]:
         self._waiting = True

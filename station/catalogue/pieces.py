@@ -15,6 +15,12 @@ independent of both:
   piece lies unturned; a piece whose tag sits elsewhere is refused with where
   to stick it.
 
+A ``?`` cell (a hand, a shadow, a lamp's glare) next to the piece, or inside its
+bounding box, might hide part of it: the piece is then refused (nothing is
+recorded from a half-seen piece). A ``?`` elsewhere on the mat cannot be part
+of the one piece on it (pieces are joined through their edges) and is ignored,
+so a lamp's glare on an empty corner of the mat does not stop the lesson.
+
 Example::
 
     >>> card_squares(["......", "..C...", "..C...", "..A..."])
@@ -51,10 +57,39 @@ def is_empty(mat: dict[str, Any]) -> bool:
             and not mat.get("tags"))
 
 
-def _trimmed(cells: Sequence[str]) -> list[str]:
-    rows = [r for r, row in enumerate(cells) if row.strip(EMPTY)]
-    cols = [c for c in range(len(cells[0])) if any(row[c] != EMPTY for row in cells)]
-    return [row[cols[0]:cols[-1] + 1] for row in cells[rows[0]:rows[-1] + 1]]
+def seen_cells(cells: Sequence[str]) -> set[Cell]:
+    """The (row, col) of every cell that shows something: neither ``.`` nor ``?``."""
+    return {(r, c) for r, row in enumerate(cells) for c, char in enumerate(row)
+            if char not in (EMPTY, UNKNOWN)}
+
+
+def unknown_regions(cells: Sequence[str]) -> list[set[Cell]]:
+    """The ``?`` cells in groups joined through their edges (each could hide one piece)."""
+    left, regions = set(unknown_cells(cells)), []
+    while left:
+        region = _connected(left, next(iter(left)))
+        regions.append(region)
+        left -= region
+    return regions
+
+
+def hides_part_of(cells: Sequence[str], piece: set[Cell]) -> bool:
+    """Whether a ``?`` cell touches ``piece`` through an edge or lies inside its bounding box
+    (a card may have empty squares): a part of the piece may be hidden there."""
+    rows, cols = [r for r, _ in piece], [c for _, c in piece]
+    for r, c in unknown_cells(cells):
+        inside = min(rows) <= r <= max(rows) and min(cols) <= c <= max(cols)
+        if inside or {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)} & piece:
+            return True
+    return False
+
+
+def _trimmed(cells: Sequence[str], piece: set[Cell]) -> list[str]:
+    """The bounding box of ``piece`` in ``cells``, every cell outside the piece ``.``."""
+    rows, cols = [r for r, _ in piece], [c for _, c in piece]
+    return ["".join(cells[r][c] if (r, c) in piece else EMPTY
+                    for c in range(min(cols), max(cols) + 1))
+            for r in range(min(rows), max(rows) + 1)]
 
 
 def turned_clockwise(rows: Sequence[str], quarter_turns: int) -> list[str]:
@@ -72,12 +107,15 @@ def canonical_card(squares: Sequence[str]) -> list[str]:
 
 
 def card_squares(cells: Sequence[str]) -> list[str]:
-    """The one card on a colour mat's ``cells`` (no ``?``), in the recorded orientation."""
-    if unknown_cells(cells):
+    """The one card on a colour mat's ``cells`` (no ``?`` on or beside it), in the recorded
+    orientation."""
+    piece = seen_cells(cells)
+    if not piece:
+        raise PieceError("nothing on the mat can be read" if unknown_cells(cells)
+                         else "the mat is empty")
+    if hides_part_of(cells, piece):
         raise PieceError("part of the card cannot be read (a hand, a shadow or glare)")
-    if not any(row.strip(EMPTY) for row in cells):
-        raise PieceError("the mat is empty")
-    return canonical_card(_trimmed(cells))
+    return canonical_card(_trimmed(cells, piece))
 
 
 def _connected(cells: set[Cell], start: Cell) -> set[Cell]:
@@ -114,19 +152,21 @@ def _upright_shape(covered: set[Cell], tag: Cell, rotation: int) -> tuple[list[s
 
 
 def tagged_piece(cells: Sequence[str], tags: Sequence[dict[str, Any]]) -> tuple[int, list[str]]:
-    """The tag id and upright shape of the one tagged piece on a tags mat (no ``?``)."""
-    if unknown_cells(cells):
-        raise PieceError("part of the piece cannot be read (a hand, a shadow or glare)")
+    """The tag id and upright shape of the one tagged piece on a tags mat (no ``?`` on or
+    beside it)."""
     if len(tags) > 1:
         raise PieceError(f"{len(tags)} tags on the mat: lay one piece at a time")
-    covered = {(r, c) for r, row in enumerate(cells) for c, char in enumerate(row)
-               if char != EMPTY}
+    covered = seen_cells(cells)
     if not tags:
+        if unknown_cells(cells) and (not covered or hides_part_of(cells, covered)):
+            raise PieceError("part of the piece cannot be read (a hand, a shadow or glare)")
         raise PieceError("no tag seen: lay the piece with its tag sticker up")
     tag = tags[0]
     where = (int(tag["row"]), int(tag["col"]))
     covered.add(where)
     piece = _connected(covered, where)
+    if hides_part_of(cells, piece):
+        raise PieceError("part of the piece cannot be read (a hand, a shadow or glare)")
     if piece != covered:
         raise PieceError(f"{len(covered - piece)} covered cells do not belong to the tagged "
                          "piece: take everything else off the mat")

@@ -1,25 +1,38 @@
 """Rendered teaching sessions: a person laying pieces one at a time, as the camera sees it.
 
-Used by the tests, the benchmark and the pictures of ``docs/kit.md``. The
-project's renderer (:mod:`vision.render`) photographs one mat under a fixed
-camera (tilted, turned, at the spec's smallest cell size): the empty mat, a
-hand laying the piece, the piece still (fresh sensor noise and JPEG each frame),
-a hand taking it away. Each piece lies somewhere at random, turned at random.
+Used by the tests, the benchmark and the pictures of ``docs/kit.md``. A
+:class:`Rehearsal` is a camera fixed over one mat (tilted, turned, at the visual
+spec's smallest cell size) photographing it with the project's renderer
+(:mod:`vision.render`) or, given ``conditions``, with the independent real-camera
+model (:mod:`vision.realistic`: colour casts, table textures and clutter, shadows,
+vignetting, a lamp's glare, hands, a wide lens). Each scene is photographed once;
+every later frame of it gets fresh sensor noise and JPEG.
+
+A :class:`Teacher` is the person: lays each piece somewhere at random, turned at
+random (a hand over the mat), keeps it still until packref says something, lays
+it again when told it could not be read, takes it away once recorded, and waits
+until the mat is seen empty — moving what hides it (a new photo: the hand gone,
+the lamp moved) when told the mat cannot be seen empty. The frames it makes are
+read by the reader and the :class:`~station.catalogue.learn.Learner` as they
+come (:func:`teach`), exactly as ``packref catalogue learn`` reads them, and can
+be written to a folder for ``--replay``.
 
 Example::
 
-    >>> import numpy as np
     >>> from vision.layout import MatSpec
     >>> session = Rehearsal(MatSpec(0, 8, 10, "colour"), seed=1)
-    >>> steps = session.plan([laid_card(["AAC", "DDC"], session.spec, np.random.default_rng(2))])
-    >>> " ".join(step.what for step in steps)
-    'empty empty empty hand piece piece piece hand empty empty empty'
+    >>> card = laid_card(["AAC", "DDC"], session.spec, np.random.default_rng(2))
+    >>> lesson = teach(session, [card], "small-warehouse")
+    >>> lesson.learner.entries, [note.kind for note in lesson.notes]
+    ([{'id': 'c01', 'squares': ['AAC', 'DDC']}], ['ready', 'recorded', 'ready'])
+    >>> lesson.teacher.log[0].tries, lesson.teacher.log[0].still_frames
+    (1, 6)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +45,25 @@ from station.catalogue.pieces import turned_clockwise
 CELL_PX = 40.0  # a little above the visual spec's smallest cell (36 px)
 STILL_NOISE = 3.0  # σ of the fresh sensor noise between two frames of a still scene
 JPEG_QUALITY = 80
+REPLAY_JPEG_QUALITY = 95  # the frames written for ``--replay``
+TRIES = 12  # a piece laid again (or the mat cleared again) this often at most
+PATIENCE = 3  # a person waits this many times the stable frames for packref to answer
+HAND_DRAWS = 30  # photos drawn to find a hand resting over the piece (``hand_held_still``)
+DONE = ("recorded", "duplicate")  # what the learner says when it has the piece
+
+
+class RehearsalError(RuntimeError):
+    """The session could not go on: a piece never recorded, a mat never seen empty."""
 
 
 @dataclass
 class Laid:
-    """One piece as laid: the mat content (``vision.render.MatContent``) and what it is."""
+    """One piece as laid: the mat content (``vision.render.MatContent``) and what it is;
+    ``again`` lays the same piece anew (somewhere else, turned another way)."""
 
     content: Any
     truth: dict[str, Any]
+    again: Callable[[np.random.Generator], Laid]
     hand_held_still: bool = False  # a hand rests over it as long as a still piece would
 
 
@@ -56,7 +80,7 @@ def laid_card(squares: list[str], spec: Any, rng: np.random.Generator) -> Laid:
         for c, char in enumerate(row):
             grid[top + r][left + c] = char
     content.cells = ["".join(row) for row in grid]
-    return Laid(content, {"squares": squares})
+    return Laid(content, {"squares": squares}, lambda again: laid_card(squares, spec, again))
 
 
 def laid_piece(tag: int, shape: list[str], spec: Any, rng: np.random.Generator,
@@ -74,78 +98,212 @@ def laid_piece(tag: int, shape: list[str], spec: Any, rng: np.random.Generator,
     content = MatContent.empty(spec)
     content.place_piece([(row + r, col + c) for r, c in relative], (tag, row, col, rotation),
                         art_seed=tag)
-    return Laid(content, {"tag": tag} if one_square_only else {"tag": tag, "shape": shape})
+    truth = {"tag": tag} if one_square_only else {"tag": tag, "shape": shape}
+    return Laid(content, truth,
+                lambda again: laid_piece(tag, shape, spec, again, one_square_only))
 
 
-@dataclass
-class Step:
-    """One frame of the session: ``what`` is ``empty``, ``piece`` or ``hand``."""
+def realistic_photograph(scene: Any, rng: np.random.Generator,
+                         conditions: tuple[str, ...]) -> Any:
+    """:func:`vision.realistic.realistic_photo` of ``scene`` (it draws a scene of its own,
+    with random mats; this hands it the session's fixed camera and mat instead)."""
+    from unittest import mock
 
-    what: str
-    content: Any
-    held: bool = False  # a still hand: the same hand photo again
+    import vision.realistic
+
+    with mock.patch.object(vision.realistic, "make_scene", lambda *_args, **_kwargs: scene):
+        return vision.realistic.realistic_photo(rng, conditions)
 
 
 class Rehearsal:
-    """A camera fixed over one mat, and the frames of laying pieces on it one by one."""
+    """A camera fixed over one mat: photos of what lies on it, with or without a hand.
+
+    ``conditions``: None for :mod:`vision.render`'s photos; else the real-camera model's
+    conditions (:data:`vision.realistic.ALL_CONDITIONS` or a subset). Hands come only in
+    the photos that ask for them: a person's hand over the mat is part of the lesson.
+    """
 
     def __init__(self, spec: Any, seed: int, cell_mm: float = 20.0,
-                 stable: int = STABLE_FRAMES) -> None:
+                 conditions: tuple[str, ...] | None = None) -> None:
         from vision.render import make_scene
 
-        self.spec, self.stable = spec, stable
+        self.spec, self.conditions = spec, conditions
         self.rng = np.random.default_rng(seed)
         self.scene = make_scene(self.rng, [(spec, cell_mm)], min_cell_px=CELL_PX)
 
-    def plan(self, pieces: list[Laid]) -> list[Step]:
-        """Per piece: the empty mat held still, a hand laying it, the piece held still, a hand
-        taking it away (a hand resting as long over a piece marked ``hand_held_still``)."""
-        from vision.render import MatContent
-
-        empty = MatContent.empty(self.spec)
-        steps: list[Step] = []
-        for laid in pieces:
-            steps += [Step("empty", empty)] * self.stable + [Step("hand", laid.content)]
-            if laid.hand_held_still:
-                steps += [Step("hand", laid.content, held=True)] * self.stable
-            steps += [Step("piece", laid.content)] * self.stable + [Step("hand", laid.content)]
-        return steps + [Step("empty", empty)] * self.stable
-
-    def frames(self, steps: list[Step]) -> Iterator[np.ndarray]:
-        """The BGR frames of ``steps``: one photo per scene (the empty mat, each piece, each
-        piece under a hand), and on every later frame of it fresh sensor noise and JPEG."""
+    def photo(self, content: Any, hands: bool) -> Any:
+        """A new photo (``vision.render.Photo``) of the mat holding ``content``."""
         from vision.render import photograph
 
-        photos: dict[tuple[int, str], np.ndarray] = {}
-        last: tuple[int, str] | None = None
-        for step in steps:
-            key = (id(step.content), step.what)
-            if key not in photos:
-                self.scene.mats[0].content = step.content
-                photos[key] = photograph(self.scene, self.rng,
-                                         hands=1 if step.what == "hand" else 0).image
-                yield photos[key]
-            elif key == last and step.what == "hand" and step.held:
-                yield photos[key]  # a hand resting: the very same reading again
-            else:
-                yield self._again(photos[key])
-            last = key
+        self.scene.mats[0].content = content
+        if self.conditions is None:
+            return photograph(self.scene, self.rng, hands=1 if hands else 0)
+        wanted = tuple(c for c in self.conditions if hands or c != "hands")
+        return realistic_photograph(self.scene, self.rng, wanted)
 
-    def _again(self, photo: np.ndarray) -> np.ndarray:
-        noise = self.rng.standard_normal(photo.shape, dtype=np.float32) * STILL_NOISE
-        encoded = cv2.imencode(".jpg", np.clip(photo + noise, 0, 255).astype(np.uint8),
+    def hand_over(self, content: Any) -> Any:
+        """A photo with a hand resting over part of the piece of ``content``, the rest in
+        view (the first of :data:`HAND_DRAWS` drawn photos whose truth says so; else the
+        last)."""
+        piece = [(r, c) for r, row in enumerate(content.cells) for c, char in enumerate(row)
+                 if char != "."]
+        for _ in range(HAND_DRAWS):
+            photo = self.photo(content, hands=True)
+            covered = [photo.truth["mats"][0]["covered"][r][c] == "1" for r, c in piece]
+            if any(covered) and not all(covered):
+                break
+        return photo
+
+    def again(self, image: np.ndarray) -> np.ndarray:
+        """The same scene a frame later: fresh sensor noise and JPEG."""
+        noise = self.rng.standard_normal(image.shape, dtype=np.float32) * STILL_NOISE
+        encoded = cv2.imencode(".jpg", np.clip(image + noise, 0, 255).astype(np.uint8),
                                [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])[1]
         return cv2.imdecode(encoded, cv2.IMREAD_COLOR)
 
-    def write(self, steps: list[Step], folder: Path) -> int:
-        """The frames of ``steps`` as ``NNNN.jpg`` in ``folder`` (a replay); how many."""
+
+@dataclass
+class PieceLog:
+    """What laying one piece took: tries, frames of stillness, hands over the mat."""
+
+    truth: dict[str, Any]
+    tries: int = 0
+    still_frames: int = 0  # frames with nothing moving: the piece, then the empty mat
+    hands: int = 0  # times a hand came over the mat (laying, laying again, taking away)
+    outcomes: list[str] = field(default_factory=list)  # what packref said after each try
+
+
+Frames = Generator[np.ndarray, None, Any]
+
+
+class Teacher:
+    """The person teaching: lays pieces and does what the learner's notes say.
+
+    The teacher's frames are read by ``learner`` as they are made (:func:`teach`):
+    when a frame is asked for, the learner has seen every frame before it.
+    """
+
+    def __init__(self, session: Rehearsal, learner: Any, stable: int = STABLE_FRAMES) -> None:
+        self.session, self.learner, self.stable = session, learner, stable
+        self.log: list[PieceLog] = []
+        self._empty: np.ndarray | None = None  # the photo of the empty mat while it serves
+
+    def frames(self, pieces: Iterable[Laid]) -> Iterator[np.ndarray]:
+        """Every camera frame of laying ``pieces`` one by one."""
+        from vision.render import MatContent
+
+        empty = MatContent.empty(self.session.spec)
+        start = PieceLog({})
+        yield from self._until_ready(empty, start)
+        for laid in pieces:
+            log = PieceLog(laid.truth)
+            self.log.append(log)
+            lying = yield from self._lay(laid, log)
+            log.hands += 1
+            yield self.session.photo(lying.content, hands=True).image  # taking it away
+            yield from self._until_ready(empty, log)
+
+    def _lay(self, laid: Laid, log: PieceLog) -> Frames:
+        """Frames of laying ``laid`` until it is recorded; the piece as it lies then."""
+        for _ in range(TRIES):
+            log.tries, log.hands = log.tries + 1, log.hands + 1
+            yield self.session.photo(laid.content, hands=True).image  # laying it
+            outcome = ""
+            if laid.hand_held_still and log.tries == 1:
+                held = self.session.hand_over(laid.content).image
+                outcome = yield from self._still(held, log, again=False)
+                log.outcomes.append(outcome)
+            if outcome not in DONE:
+                outcome = yield from self._still(self.session.photo(laid.content, False).image,
+                                                 log)
+                log.outcomes.append(outcome)
+            if outcome in DONE:
+                return laid
+            laid = laid.again(self.session.rng)  # told to lay it again: anywhere, turned
+        raise RehearsalError(f"{laid.truth} not recorded after {TRIES} tries: "
+                             f"packref said {log.outcomes}")
+
+    def _until_ready(self, empty: Any, log: PieceLog) -> Frames:
+        """Frames of the empty mat until the learner says it is empty; the room is left as
+        it is (the same photo, fresh noise) until the learner says the mat cannot be seen."""
+        for _ in range(TRIES):
+            if self._empty is None:
+                self._empty = self.session.photo(empty, False).image
+            outcome = yield from self._still(self._empty, log, until_ready=True)
+            if outcome == "ready":
+                return
+            log.outcomes.append(outcome)
+            self._empty = None  # the person moves what hides the mat
+        raise RehearsalError(f"the mat was never seen empty after {TRIES} tries: "
+                             f"packref said {log.outcomes}")
+
+    def _still(self, image: np.ndarray, log: PieceLog, until_ready: bool = False,
+               again: bool = True) -> Frames:
+        """Frames of one still scene until the learner says something (a held hand: exactly
+        the same image each frame); what it said, or ``silence``."""
+        counts = dict(self.learner.counts)
+        for frame in range(PATIENCE * self.stable):
+            log.still_frames += 1
+            yield image if frame == 0 or not again else self.session.again(image)
+            said = [kind for kind, count in self.learner.counts.items()
+                    if count > counts.get(kind, 0)]
+            if until_ready:
+                if not self.learner.waiting and frame + 1 >= self.stable:
+                    return "ready"
+                if "clear" in said:
+                    return "clear"
+            elif said:
+                return said[0]
+        return "silence"
+
+
+@dataclass
+class Lesson:
+    """A session read: the learner, every note it said, and the teacher's log."""
+
+    learner: Any
+    notes: list[Any]
+    teacher: Teacher
+    frames: int
+
+
+def recorded(frames: Iterable[np.ndarray], folder: Path | None) -> Iterator[np.ndarray]:
+    """``frames`` as ``--replay`` will read them: each written to ``folder/NNNNN.jpg`` (if
+    given) and passed on as decoded from that file."""
+    if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-        count = 0
-        for index, frame in enumerate(self.frames(steps)):
-            cv2.imwrite(str(folder / f"{index:04d}.jpg"), frame,
-                        [cv2.IMWRITE_JPEG_QUALITY, 95])
-            count += 1
-        return count
+    for index, frame in enumerate(frames):
+        encoded = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, REPLAY_JPEG_QUALITY])[1]
+        if folder is not None:
+            (folder / f"{index:05d}.jpg").write_bytes(encoded.tobytes())
+        yield cv2.imdecode(encoded, cv2.IMREAD_COLOR)
+
+
+def teach(session: Rehearsal, pieces: Iterable[Laid], game: str, folder: Path | None = None,
+          stable: int = STABLE_FRAMES) -> Lesson:
+    """Read a teacher laying ``pieces`` as ``packref catalogue learn`` would (the frames also
+    written to ``folder``, a replay, if given)."""
+    from station.catalogue.learn import Learner
+    from vision.reader import Reader
+    from vision.stability import watch
+
+    learner = Learner(game, session.spec.id)
+    teacher = Teacher(session, learner, stable)
+    counted = _Counted(recorded(teacher.frames(pieces), folder))
+    notes = [note for reading in watch(counted, Reader([session.spec]), stable,
+                                       keep_unknown=True)
+             for note in learner.see(reading["frame"], reading["mats"])]
+    return Lesson(learner, notes, teacher, counted.count)
+
+
+class _Counted:
+    def __init__(self, frames: Iterable[np.ndarray]) -> None:
+        self.frames, self.count = frames, 0
+
+    def __iter__(self) -> Iterator[np.ndarray]:
+        for frame in self.frames:
+            self.count += 1
+            yield frame
 
 
 def crop_to_mat(session: Rehearsal, image: np.ndarray, width: int = 360) -> np.ndarray:
@@ -166,20 +324,21 @@ def crop_to_mat(session: Rehearsal, image: np.ndarray, width: int = 360) -> np.n
 def write_pictures(folder: Path, seed: int = 3) -> list[Path]:
     """The pictures of ``docs/kit.md``: what the camera sees at each step of teaching."""
     from vision.layout import MatSpec
+    from vision.render import MatContent
 
     rng = np.random.default_rng(seed)
     colour = Rehearsal(MatSpec(0, 8, 10, "colour"), seed=seed)
     card = laid_card(["AAC", "DDC"], colour.spec, rng)
     tags = Rehearsal(MatSpec(1, 6, 8, "tags"), seed=seed + 1)
     item = laid_piece(57, ["#..#", "####"], tags.spec, rng)
-    shots = [("catalogue-1-empty", colour, [Step("empty", colour.plan([])[0].content)]),
-             ("catalogue-2-laying", colour, [Step("hand", card.content)]),
-             ("catalogue-3-recorded", colour, [Step("piece", card.content)]),
-             ("catalogue-4-item", tags, [Step("piece", item.content)])]
+    shots = [("catalogue-1-empty", colour, MatContent.empty(colour.spec), False),
+             ("catalogue-2-laying", colour, card.content, True),
+             ("catalogue-3-recorded", colour, card.content, False),
+             ("catalogue-4-item", tags, item.content, False)]
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, session, steps in shots:
-        picture = crop_to_mat(session, next(session.frames(steps)))
+    for name, session, content, hands in shots:
+        picture = crop_to_mat(session, session.photo(content, hands).image)
         path = folder / f"{name}.jpg"
         cv2.imwrite(str(path), picture, [cv2.IMWRITE_JPEG_QUALITY, 70])
         written.append(path)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from station.catalogue.pieces import canonical_card
-from station.catalogue.rehearsal import Rehearsal, laid_card
+from station.catalogue.rehearsal import Rehearsal, laid_card, teach
 from vision.layout import MatSpec
 
 CARDS = [["AAC", "DDC"], ["EEE", "AA#"], ["C#A", "CCA"]]
@@ -23,8 +23,7 @@ def replay(tmp_path_factory):
     rng = np.random.default_rng(3)
     laid = [laid_card(squares, spec, rng) for squares in CARDS]
     laid[1].hand_held_still = True
-    session = Rehearsal(spec, seed=9)
-    session.write(session.plan(laid), folder / "frames")
+    teach(Rehearsal(spec, seed=9), laid, "small-warehouse", folder / "frames")
     mats = folder / "mats.json"
     mats.write_text(json.dumps({"mats": [{"id": 4, "rows": 6, "cols": 5, "kind": "tags"},
                                          {"id": 1, "rows": 8, "cols": 10, "kind": "colour"}]}))
@@ -134,13 +133,13 @@ def test_edit_names_removal_items_and_marks_boxes(cli, write_json, monkeypatch):
     answers = "".join(f"thing {index}\n{'yes' if index < 5 else ''}\n\n\n"
                       f"{'2 -2' if index == 7 else ''}\nhat\n{'1' if index == 9 else ''}\n"
                       for index in range(30))
-    _feed(monkeypatch, answers.replace("2 -2", "2 3\n2 -2", 1).replace("hat\n", "cat\nhat\n", 1))
+    _feed(monkeypatch, answers.replace("2 -2", "2 0\n2 -2", 1).replace("hat\n", "cat\nhat\n", 1))
     result = cli("catalogue", "edit", "removal", path)
     assert result.status == 0, result.stderr
     errors = [line for line in result.stderr.splitlines() if line.startswith("$.")]
     assert errors == ["$.items[0].symbol: must be one of \"block-stack\", \"pipe\", \"glasses\", "
                       "\"yarn\", \"hat\", \"graduation-cap\", \"doll\", \"toy-train\", "
-                      "\"pacifier\", \"paw\"", "$.items[7].delicate[1]: must be -9..0"]
+                      "\"pacifier\", \"paw\"", "$.items[7].delicate[1]: must be -9..-1"]
     saved = json.loads(path.read_text())["items"]
     assert saved[0] == {"tag": 50, "shape": ["#"], "name": "thing 0", "heavy": True,
                         "symbol": "hat"}

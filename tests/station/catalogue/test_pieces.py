@@ -50,6 +50,21 @@ def test_a_card_with_unknown_cells_is_refused():
         card_squares(_on_mat(["A?C", "DDC"], 0, 0))
 
 
+@pytest.mark.parametrize(("rows", "refused"), [
+    (["AAC.", "DDC?"], True),  # beside the card
+    (["A.C", "D?C"], True),  # inside its outline (a card may have empty squares)
+    (["?...", "....", "....", "..AC", "..DD"], False),  # far from it: glare on the mat
+    (["???", "???"], True),  # nothing but unreadable cells
+])
+def test_a_question_mark_stops_a_card_only_where_it_could_hide_part_of_it(rows, refused):
+    cells = _on_mat(rows, 1, 1)
+    if refused:
+        with pytest.raises(PieceError, match="be read"):
+            card_squares(cells)
+    else:
+        assert card_squares(cells) == ["AC", "DD"]
+
+
 SHAPES = [["##", "#."], ["#..#", "####"], ["#", "#", "#"], [".#.", "###"], ["##.", ".##"]]
 
 

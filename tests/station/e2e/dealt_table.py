@@ -47,11 +47,13 @@ class DealtTable:
 
     def __init__(self, client: TestClient, game: str, players: list[str],
                  options: dict[str, Any] | None = None, table_id: str = "t1",
-                 mirror: bool = False) -> None:
+                 mirror: bool = False, catalogue: dict[str, Any] | None = None) -> None:
         self.client, self.id = client, table_id
         start: dict[str, Any] = {"game": game, "players": players, "deal": "table"}
         if options is not None:
             start["options"] = options
+        if catalogue is not None:  # a copy's own catalogue, sent inline
+            start["catalogue"] = catalogue
         answer = client.post("/api/tables", headers=AUTH, json={
             "name": f"{game} dealt by hand", "id": table_id, "game": start})
         assert answer.status_code == 201, answer.text
