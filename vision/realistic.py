@@ -340,13 +340,14 @@ def _covered(spec: MatSpec, spoilt: np.ndarray, h: np.ndarray) -> np.ndarray:
 
 
 def realistic_photo(rng: np.random.Generator, conditions: tuple[str, ...] = ALL_CONDITIONS,
-                    strength: Strength = Strength()) -> Photo:
-    """A photo of random mats under ``conditions`` (a subset of :data:`ALL_CONDITIONS`).
+                    strength: Strength = Strength(), scene: Scene | None = None) -> Photo:
+    """A photo of random mats under ``conditions`` (a subset of :data:`ALL_CONDITIONS`);
+    of ``scene``'s mats and camera when given (a camera fixed over a session's mat).
 
     The truth is the same as ``vision.render``'s, plus per mat ``glare`` (row
     strings, ``1`` = washed out) and ``params`` saying what was drawn.
     """
-    scene = make_scene(rng)
+    scene = make_scene(rng) if scene is None else scene
     params: dict[str, Any] = {"conditions": list(conditions)}
     if "texture" in conditions:
         photo, params["table"] = _table(rng)

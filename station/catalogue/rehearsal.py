@@ -105,14 +105,10 @@ def laid_piece(tag: int, shape: list[str], spec: Any, rng: np.random.Generator,
 
 def realistic_photograph(scene: Any, rng: np.random.Generator,
                          conditions: tuple[str, ...]) -> Any:
-    """:func:`vision.realistic.realistic_photo` of ``scene`` (it draws a scene of its own,
-    with random mats; this hands it the session's fixed camera and mat instead)."""
-    from unittest import mock
+    """:func:`vision.realistic.realistic_photo` of the session's fixed camera and mat."""
+    from vision.realistic import realistic_photo
 
-    import vision.realistic
-
-    with mock.patch.object(vision.realistic, "make_scene", lambda *_args, **_kwargs: scene):
-        return vision.realistic.realistic_photo(rng, conditions)
+    return realistic_photo(rng, conditions, scene=scene)
 
 
 class Rehearsal:
