@@ -39,6 +39,15 @@ class ReaderConfig:
     bit_margin: float = 0.25
     bit_cell_pixels: int = 8
     subpixel_window: int = 3
+    #: A missing mat marker is looked for among the squares the detector could not
+    #: decode (``MarkerDetector._rescue``): a square with sides of at least this ...
+    rescue_min_side_px: float = 12.0
+    #: ... whose white bits are brighter than its black ones by this (0..255,
+    #: medians) ...
+    rescue_min_contrast: float = 40.0
+    #: ... and whose dimmest white bit is brighter than its brightest black bit
+    #: by this share of that contrast.
+    rescue_min_separation: float = 0.15
 
     # -- mat pose (vision.mats) -------------------------------------------------
     #: RANSAC reprojection threshold, in pixels of the full image.

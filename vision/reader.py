@@ -89,6 +89,7 @@ class Reader:
         self.config = config
         self.lens = lens
         self.detector = MarkerDetector(config)
+        self._marker_ids = {i for spec in self.specs for i in spec.marker_ids()}
         self._empty_looks = {mat_id: self._calibrate(photo, mat_id)
                              for mat_id, photo in (empty_boards or {}).items()}
 
@@ -97,7 +98,7 @@ class Reader:
         spec = next((s for s in self.specs if s.id == mat_id), None)
         if spec is None or spec.kind != "tags":
             raise CalibrationError(mat_id, "an empty-board photo needs a tags mat")
-        markers = self.detector.detect(photo).mat_markers()
+        markers = self.detector.detect(photo, self._marker_ids).mat_markers()
         pose = locate_mat(photo, spec, markers, self.config, self._lens_for(markers, photo.shape))
         if pose is None:
             raise CalibrationError(mat_id, "not found in the empty-board photo")
@@ -115,7 +116,7 @@ class Reader:
         """Read one BGR image; ``remembered`` poses stand in for mats whose markers are hidden."""
         if image is None or image.ndim != 3 or image.size == 0:
             raise ImageError("not a colour image")
-        detections = self.detector.detect(image)
+        detections = self.detector.detect(image, self._marker_ids)
         markers, tags = detections.mat_markers(), detections.tags()
         observation = Observation([])
         lens = self._lens_for(markers, image.shape)
