@@ -72,6 +72,15 @@ class ReaderConfig:
     single_marker_white_ratio: float = 0.7
     #: ... even (std over mean below this) and of the marker's white's tint.
     single_marker_white_evenness: float = 0.1
+    #: With only the two border cells beside the marker white, the grid's corner
+    #: must show too: at these places along both sides of that corner (cells) ...
+    single_marker_grid_along: tuple[float, ...] = (0.25, 0.5, 0.75)
+    #: ... the border this far outside (squares of this half-side) at least as
+    #: bright as white paper must be, and the grid as far inside darker than
+    #: it by this share (the empty grey is 16 % darker than the white).
+    single_marker_grid_depth: float = 0.2
+    single_marker_grid_half: float = 0.08
+    single_marker_grid_step: float = 0.06
     #: Cells further than this (in cells) from the only marker seen are ``?``:
     #: a pose from one marker's corners is not trusted far away.
     single_marker_reach: float = 3.5
@@ -79,6 +88,39 @@ class ReaderConfig:
     rectified_px_per_cell: int = 16
     #: A cell is read from its central square of this side (fraction of the cell).
     cell_inner_fraction: float = 0.6
+
+    # -- lattice from the grid lines (vision.lattice) -----------------------------
+    #: A mat fitted on at least this many markers has its lattice refined from its
+    #: printed grid lines (a lone marker's pose is only trusted near it anyway) ...
+    lattice_min_markers: int = 2
+    #: ... when it has at least this many rows and columns.
+    lattice_min_cells: int = 2
+    #: A grid line is looked for in the photo, in profiles across it sampled this
+    #: far apart (cells) ...
+    lattice_step: float = 1 / 48
+    #: ... at most ``lattice_max_shift`` from where the pose puts it, averaged over
+    #: this many profiles along the central part of each cell's side (fractions) ...
+    lattice_samples_along: int = 6
+    lattice_segment_from: float = 0.2
+    lattice_segment_to: float = 0.8
+    #: ... as a dip at least this much darker (0..255) than both sides ...
+    lattice_min_dip: float = 6.0
+    #: ... between two plain cells (std of the cell's centre at most this).
+    lattice_plain_std: float = 14.0
+    #: At least this many segments per direction (the quadratic terms of the shift
+    #: only with ``lattice_quadratic_segments``, else an affine shift) ...
+    lattice_min_segments: int = 8
+    lattice_quadratic_segments: int = 18
+    #: ... at least this share of them within this many cells of the fitted shift ...
+    lattice_min_agreeing: float = 0.6
+    lattice_outlier_cells: float = 0.05
+    #: ... (the shift is held to zero at the markers seen with this weight against
+    #: one segment's) ...
+    lattice_anchor_weight: float = 3.0
+    #: ... and a largest shift over the grid between these (cells): smaller is not
+    #: worth a second rectification, larger is not a lens's bow.
+    lattice_min_shift: float = 0.03
+    lattice_max_shift: float = 0.2
 
     # -- lens (vision.lens) ---------------------------------------------------------
     #: Without a calibration, a radial k1 is estimated from the mats seen with at
