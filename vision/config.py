@@ -105,8 +105,11 @@ class ReaderConfig:
     lattice_segment_to: float = 0.8
     #: ... as a dip at least this much darker (0..255) than both sides ...
     lattice_min_dip: float = 6.0
-    #: ... between two plain cells (std of the cell's centre at most this).
+    #: ... between two plain cells (std of the cell's centre at most this); the
+    #: grid's outer edge, as a fall from the border's white of at least this per
+    #: sample step.
     lattice_plain_std: float = 14.0
+    lattice_min_step: float = 6.0
     #: At least this many segments per direction (the quadratic terms of the shift
     #: only with ``lattice_quadratic_segments``, else an affine shift) ...
     lattice_min_segments: int = 8
@@ -117,6 +120,8 @@ class ReaderConfig:
     #: ... (the shift is held to zero at the markers seen with this weight against
     #: one segment's) ...
     lattice_anchor_weight: float = 3.0
+    #: ... the bending terms drawn towards zero with this weight ...
+    lattice_bend_prior: float = 2.0
     #: ... and a largest shift over the grid between these (cells): smaller is not
     #: worth a second rectification, larger is not a lens's bow.
     lattice_min_shift: float = 0.03

@@ -14,7 +14,7 @@ axis, held to zero at the markers seen) and returns it as a
 Example::
 
     >>> import numpy as np
-    >>> shift = LatticeShift(np.array([[0.1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]), 4, 6)
+    >>> shift = LatticeShift(np.array([[0.1] + [0] * 7, [0] * 8]), 4, 6)
     >>> shift.apply(np.array([[1.0, 2.0]])).round(3).tolist()
     [[1.1, 2.0]]
     >>> shift.invert(np.array([[1.1, 2.0]])).round(3).tolist()
@@ -35,10 +35,12 @@ from vision.layout import MatSpec, marker_centre
 
 @dataclass(frozen=True)
 class LatticeShift:
-    """A shift of mat coordinates ``(dx, dy)``, each a quadratic in the mat's position.
+    """A shift of mat coordinates ``(dx, dy)``, each a smooth function of the position.
 
-    ``coefficients`` (2×6) weigh ``1, u, v, u², uv, v²`` with ``u``, ``v`` the
-    position scaled to −1…1 across the grid (``cols`` × ``rows`` cells).
+    ``coefficients`` (2×8) weigh ``1, u, v, u², uv, v², uv², u²v`` with ``u``,
+    ``v`` the position scaled to −1…1 across the grid (``cols`` × ``rows``
+    cells): a quadratic, plus the two terms by which a barrel lens bows the
+    grid's sides outwards against a fit through its corners.
     """
 
     coefficients: np.ndarray
@@ -84,7 +86,7 @@ def plain_cells(rectified_grey: np.ndarray, spec: MatSpec, ppc: int,
 def _basis(points: np.ndarray, rows: int, cols: int) -> np.ndarray:
     u = points[:, 0] / max(cols, 1) * 2 - 1
     v = points[:, 1] / max(rows, 1) * 2 - 1
-    return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], -1)
+    return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v, u * v * v, u * u * v], -1)
 
 
 def _line_dips(profiles: np.ndarray, config: ReaderConfig) -> tuple[np.ndarray, np.ndarray]:
@@ -108,6 +110,25 @@ def _line_dips(profiles: np.ndarray, config: ReaderConfig) -> tuple[np.ndarray, 
     return (place - centre) * config.lattice_step, clear
 
 
+def _edge_steps(profiles: np.ndarray, outside_first: bool,
+                config: ReaderConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Per profile across the grid's outer edge (the white border on one side): the
+    shift (cells) of the steepest fall from the border into the grid, and whether it
+    is clear (``lattice_min_step`` per sample) within ``lattice_max_shift``."""
+    falls = np.diff(profiles if outside_first else profiles[:, ::-1], axis=1)
+    width = falls.shape[1]
+    centre = (width - 1) / 2
+    reach = config.lattice_max_shift / config.lattice_step
+    low, high = max(1, int(np.floor(centre - reach))), min(width - 2, int(np.ceil(centre + reach)))
+    at = low + falls[:, low:high + 1].argmin(axis=1)
+    k = np.arange(len(falls))
+    bottom, before, after = falls[k, at], falls[k, at - 1], falls[k, at + 1]
+    curvature = np.maximum(before + after - 2 * bottom, 1e-6)
+    place = (at + 0.5 * (before - after) / curvature - centre) * config.lattice_step
+    clear = (-bottom >= config.lattice_min_step) & (at > low) & (at < high)
+    return (place if outside_first else -place), clear
+
+
 def _segments(grey: np.ndarray, spec: MatSpec, to_image: Callable[[np.ndarray], np.ndarray],
               plain: np.ndarray, config: ReaderConfig,
               across: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -129,8 +150,12 @@ def _segments(grey: np.ndarray, spec: MatSpec, to_image: Callable[[np.ndarray], 
     where = to_image(points[:, ::-1] if across else points).astype(np.float32)
     samples = cv2.remap(grey, where[:, :1].reshape(-1, 1), where[:, 1:].reshape(-1, 1),
                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-    profiles = samples.reshape(-1, len(along), len(offsets)).mean(axis=1)
-    shifts, clear = _line_dips(profiles, config)
+    profiles = samples.reshape(lines + 1, -1, len(along), len(offsets)).mean(axis=2)
+    shifts, clear = _line_dips(profiles.reshape(-1, len(offsets)), config)
+    shifts, clear = shifts.reshape(lines + 1, -1), clear.reshape(lines + 1, -1)
+    for edge, outside_first in ((0, True), (lines, False)):  # the border's white beside
+        shifts[edge], clear[edge] = _edge_steps(profiles[edge], outside_first, config)
+    shifts, clear = shifts.ravel(), clear.ravel()
     side = plain.T if across else plain  # rows × lines-1, the border beside the grid plain
     side = np.pad(side, ((0, 0), (1, 1)), constant_values=True)
     usable = clear & (side[:, :-1] & side[:, 1:]).T.ravel()
@@ -141,7 +166,7 @@ def _segments(grey: np.ndarray, spec: MatSpec, to_image: Callable[[np.ndarray], 
 
 def _robust_fit(basis: np.ndarray, values: np.ndarray, anchors: np.ndarray,
                 config: ReaderConfig) -> np.ndarray | None:
-    """Least-squares coefficients (6, over :func:`_basis`), or None when too few
+    """Least-squares coefficients (8, over :func:`_basis`), or None when too few
     samples agree with a smooth shift.
 
     The samples far from their median are dropped first (a card's edge taken
@@ -154,8 +179,13 @@ def _robust_fit(basis: np.ndarray, values: np.ndarray, anchors: np.ndarray,
         if keep.sum() < config.lattice_min_segments:
             return None
         terms = basis.shape[1] if keep.sum() >= config.lattice_quadratic_segments else 3
-        rows = np.vstack([basis[keep, :terms], anchors[:, :terms] * config.lattice_anchor_weight])
-        target = np.concatenate([values[keep], np.zeros(len(anchors))])
+        # the terms beyond affine are drawn towards zero: the edges alone leave the
+        # middle of the mat free, and a bow is only believed where the lines show it
+        ridge = np.zeros((terms - 3, terms))
+        ridge[:, 3:] = np.eye(terms - 3) * config.lattice_bend_prior
+        rows = np.vstack([basis[keep, :terms], anchors[:, :terms] * config.lattice_anchor_weight,
+                          ridge])
+        target = np.concatenate([values[keep], np.zeros(len(anchors) + terms - 3)])
         coefficients = np.zeros(basis.shape[1])
         coefficients[:terms] = np.linalg.lstsq(rows, target, rcond=None)[0]
         keep = np.abs(basis @ coefficients - values) <= config.lattice_outlier_cells
