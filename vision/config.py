@@ -58,6 +58,10 @@ class ReaderConfig:
     #: it: its corners within this many pixels, or this share of its side if larger.
     pose_marker_error_px: float = 4.0
     pose_marker_error_share: float = 0.3
+    #: Without a lens, two markers of a mat that disagree may be brought to agree
+    #: by a radial lens estimated from them alone, its k1 within this range (the
+    #: spec's lenses, with a little room).
+    pose_mat_lens_k1: tuple[float, float] = (-0.35, 0.05)
     #: A pose must be camera-like: the cell's size in pixels may vary across the
     #: mat by at most this factor (a stray square decoded by chance rarely agrees).
     pose_max_scale_ratio: float = 3.0

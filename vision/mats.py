@@ -18,7 +18,7 @@ Example::
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -33,7 +33,7 @@ from vision.layout import (
     marker_centre,
     marker_corners,
 )
-from vision.lens import Lens
+from vision.lens import Lens, RadialLens, estimate_radial_lens
 
 
 @dataclass(frozen=True)
@@ -323,15 +323,36 @@ def grid_corner_seen(image: np.ndarray, spec: MatSpec, pose: MatPose, corner: in
     return True
 
 
+def _mat_lens(spec: MatSpec, markers: dict[int, np.ndarray], image_shape: tuple[int, ...],
+              config: ReaderConfig) -> RadialLens | None:
+    """A radial lens from the markers of this mat alone (two or more), or None."""
+    seen = marker_pairs(spec, markers)
+    if len(seen) < 2:
+        return None
+    pair = (np.concatenate([marker_corners(spec, corner) for corner in seen]),
+            np.concatenate(list(seen.values())))
+    low, high = config.pose_mat_lens_k1
+    lens = estimate_radial_lens([pair], image_shape,
+                                replace(config, lens_min_points=8, lens_k1_min=low,
+                                        lens_k1_max=high))
+    return lens if lens is not None and low <= lens.k1 <= high else None
+
+
 def locate_mat(image: np.ndarray, spec: MatSpec, markers: dict[int, np.ndarray],
                config: ReaderConfig = DEFAULT_CONFIG, lens: Lens | None = None) -> MatPose | None:
     """The pose of ``spec`` if the photo agrees with its printed geometry, else None.
 
     Two or more markers must agree with the layout (:func:`fit_pose`); a
     single marker must have the printed white border round it
-    (:func:`border_confirms`).
+    (:func:`border_confirms`). Without a lens, two markers near the frame's
+    edge may disagree only because the lens bows the mat between them: then
+    a radial lens is estimated from this mat's markers alone (within the
+    spec's range, ``pose_mat_lens_k1``) and they must agree through it.
     """
     pose = fit_pose(spec, markers, config, lens)
+    if pose is None and lens is None:
+        lens = _mat_lens(spec, markers, image.shape, config)
+        pose = None if lens is None else fit_pose(spec, markers, config, lens)
     if pose is not None and pose.markers_seen == 1 and not border_confirms(image, spec, pose,
                                                                            config):
         return None

@@ -171,7 +171,8 @@ class Reader:
         image, grey = photo
         ppc = self.config.rectified_px_per_cell
         flat = rectify(image, spec, pose, ppc)
-        if pose.markers_seen < self.config.lattice_min_markers or pose.lattice is not None:
+        if (pose.markers_seen < self.config.lattice_min_markers or pose.lens is not None
+                or pose.lattice is not None):  # a lens (estimated or calibrated) bends it already
             return flat, pose
         corners = {c for c, marker_id in enumerate(spec.marker_ids()) if marker_id in seen}
         plain = plain_cells(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), spec, ppc, self.config)
