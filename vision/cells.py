@@ -570,6 +570,24 @@ def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kin
     return suspect & (near | anywhere)
 
 
+def patterned_grey(labels: np.ndarray, pixels: np.ndarray,
+                   config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """rows×cols: cells read as the empty grey whose pixels' colours vary round their
+    mean by more than ``empty_max_pattern`` (RMS of a*, b*).
+
+    The printed grey is plain. A pale striped piece washed by a lamp's glare
+    averages to a near-neutral grey as light as the empty cell's, but its
+    stripes keep their tints (pink and green: 21); sensor noise of σ = 8 on each
+    channel gives a plain cell about 6.
+    """
+    empty = labels == "."
+    if not empty.any():
+        return empty
+    ab = to_lab(pixels)[..., 1:]
+    spread = np.sqrt(((ab - ab.mean(axis=2, keepdims=True)) ** 2).sum(axis=-1).mean(axis=-1))
+    return empty & (spread > config.empty_max_pattern)
+
+
 def normalised_mat(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
                    config: ReaderConfig = DEFAULT_CONFIG,
                    anchors: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray | None:
@@ -628,6 +646,8 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     washed = washed_cells(rectified_rgb, normalised, spec, ppc, config, tag_cells)
     looks = dict(references) if spec.kind == "colour" else {".": empty_mean}
     hidden = glare_hidden(labels, pixels, washed, spec.kind, looks, config)
+    if empty_look is None:
+        hidden |= patterned_grey(labels, pixels, config)
     labels = np.where(washed | hidden, "?", labels)
     if spec.kind != "colour":
         for row, col in tag_cells:

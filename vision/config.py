@@ -262,6 +262,10 @@ class ReaderConfig:
     #: ... or (colour mats) its chroma exceeds its class's by more than this.
     glare_max_tint: float = 10.0
 
+    #: A cell read as the empty grey whose pixels' a*, b* vary round their mean by
+    #: more than this (RMS) is ``?``: a pale patterned piece washed by glare.
+    empty_max_pattern: float = 10.0
+
     # -- tags (vision.tags) -----------------------------------------------------
     #: Accepted tag side in cells (printed side 0.7).
     tag_min_side: float = 0.5
