@@ -48,6 +48,9 @@ class ReaderConfig:
     #: ... and whose dimmest white bit is brighter than its brightest black bit
     #: by this share of that contrast.
     rescue_min_separation: float = 0.15
+    #: A mat seen through one marker: its other markers are looked for where that
+    #: marker's pose puts them, their corners refined by at most this share of a side.
+    look_max_shift: float = 0.3
 
     # -- mat pose (vision.mats) -------------------------------------------------
     #: RANSAC reprojection threshold, in pixels of the full image.

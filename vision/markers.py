@@ -179,6 +179,37 @@ class MarkerDetector:
             rescued[marker_id] = np.full((4, 2), np.nan) if marker_id in rescued else points
         return rescued
 
+    def look_at(self, grey: np.ndarray, expected: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """The markers found where they are ``expected`` (id → 4×2 predicted corners).
+
+        For a marker the detector did not outline (its black frame runs into a
+        hand's shadow, so its contour is no square): the predicted corners are
+        refined with ``cornerSubPix`` in a window of a quarter of its side, and
+        the square counts when its bits show that marker (:func:`_pattern_match`)
+        and no corner moved more than ``look_max_shift`` of its side.
+        """
+        found = {}
+        for marker_id, square in expected.items():
+            side = float(np.linalg.norm(square - np.roll(square, -1, axis=0), axis=1).mean())
+            if side < self.config.rescue_min_side_px:
+                continue
+            height, width = grey.shape[:2]
+            if square.min() < side / 2 or (square.max(axis=0) >= (width - side / 2,
+                                                                   height - side / 2)).any():
+                continue
+            window = max(2, round(side / 8))
+            refined = cv2.cornerSubPix(grey, square.astype(np.float32).reshape(-1, 1, 2),
+                                       (window, window), (-1, -1),
+                                       self._criteria).reshape(4, 2).astype(np.float64)
+            moved = np.linalg.norm(refined - square, axis=1).max()
+            if moved > self.config.look_max_shift * side:
+                continue
+            bits = _bit_levels(grey, refined, self.config.bit_cell_pixels)
+            if _pattern_match(bits, {marker_id}, self.config.rescue_min_separation,
+                              self.config.rescue_min_contrast) == (marker_id, 0):
+                found[marker_id] = refined
+        return found
+
     def _refine(self, grey: np.ndarray, corners: dict[int, np.ndarray]) -> None:
         mats = [i for i in corners if i <= _LAST_MAT_MARKER]
         if not mats:

@@ -35,6 +35,7 @@ from vision.mats import (
     MatPose,
     cells_in_frame,
     cells_near,
+    fit_pose,
     locate_mat,
     marker_pairs,
     marker_paper_white,
@@ -123,6 +124,7 @@ class Reader:
         lens = self._lens_for(markers, image.shape)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         for spec in self.specs:
+            markers.update(self._look_beside_one(spec, markers, grey, lens))
             pose = locate_mat(image, spec, markers, self.config, lens)
             pose = self._with_memory(spec, pose, markers, remembered or {})
             if pose is None:
@@ -132,6 +134,20 @@ class Reader:
                                                                tags, set(markers))
             observation.mats.append(entry)
         return observation
+
+    def _look_beside_one(self, spec: MatSpec, markers: dict[int, np.ndarray], grey: np.ndarray,
+                         lens: Lens | None) -> dict[int, np.ndarray]:
+        """For a mat seen through one marker only, its other markers found where that
+        marker's pose puts them (``MarkerDetector.look_at``); each must still agree."""
+        seen = marker_pairs(spec, markers)
+        if len(seen) != 1:
+            return {}
+        pose = fit_pose(spec, markers, self.config, lens)
+        if pose is None:
+            return {}
+        expected = {marker_id: pose.to_image(marker_corners(spec, corner))
+                    for corner, marker_id in enumerate(spec.marker_ids()) if corner not in seen}
+        return self.detector.look_at(grey, expected)
 
     def _lens_for(self, markers: dict[int, np.ndarray], shape: tuple[int, ...]) -> Lens | None:
         """The calibrated lens, or one estimated from the mats seen with 3+ markers."""

@@ -138,3 +138,19 @@ def test_one_marker_with_only_the_border_beside_it_is_a_mat_when_the_grid_corner
     x0, y0 = round(100 + 1.5 * ppc), round(100 + 1.5 * ppc)
     image[y0:y0 + ppc, x0:x0 + ppc] = (245, 245, 245)
     assert reader.read(image)[0] == {"id": 5, "found": False}
+
+
+def test_a_marker_run_into_a_shadow_is_found_where_the_lone_marker_puts_it() -> None:
+    spec, ppc = MatSpec(5, 3, 3, "tags"), 48
+    image = _flat_mat(spec, ppc)
+    _cover(image, ppc, 4.0 - 1.0, -1.5, 4.5, 0.0)   # TR marker under cloth
+    _cover(image, ppc, -1.5, 3.0, 0.0, 4.5)         # BL marker under cloth
+    _cover(image, ppc, 0.0, -1.5, 3.0, 0.0)         # the border round TL too: no white frame
+    _cover(image, ppc, -1.5, 0.0, 0.0, 3.0)
+    x, y = marker_centre(spec, 2)                    # a dark shadow touching BR's frame
+    u, v = round(100 + (x + 1.5) * ppc), round(100 + (y + 1.5) * ppc)
+    image[v - ppc:v - 19, u - ppc:u + ppc] = (35, 30, 30)
+    reader = Reader([spec])
+    assert sorted(reader.detector.detect(image, {20, 21, 22, 23}).mat_markers()) == [20]
+    observation = reader.observe(image)
+    assert observation.mats[0]["found"] and observation.poses[5].markers_seen == 2
