@@ -514,6 +514,17 @@ def _quarter_light(pixels: np.ndarray) -> np.ndarray:
                      light[:, :, half:, half:].mean((2, 3))], -1)
 
 
+def _centre_rise(pixels: np.ndarray) -> np.ndarray:
+    """rows×cols: how much lighter (linear) the middle third of each cell is than the rest."""
+    rows, cols, count, _ = pixels.shape
+    side = round(count ** 0.5)
+    light = to_linear(pixels).mean(axis=-1).reshape(rows, cols, side, side)
+    third = side // 3
+    middle = light[:, :, third:side - third, third:side - third]
+    rest = (light.sum((2, 3)) - middle.sum((2, 3))) / (side * side - middle[0, 0].size)
+    return middle.mean((2, 3)) - rest
+
+
 def _tint(labels: np.ndarray, pixels: np.ndarray, looks: dict[str, np.ndarray],
           neutral: float) -> np.ndarray:
     """rows×cols: how much more chroma (C*ab) a cell has than its class's most neutral
@@ -550,7 +561,9 @@ def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kin
     greyish, never quite neutral). Anywhere — a broad glare may brighten the
     white border too, so that nothing looks washed out — the same holds for a
     steeper fall (``glare_max_gradient``) whose bright side is lighter than the
-    class (``glare_min_excess``), or a stronger tint (``glare_max_tint``). A
+    class (``glare_min_excess``), a stronger tint (``glare_max_tint``), or a
+    middle lighter than its rim by ``glare_max_rise`` (a blob centred on the
+    cell lights its quarters alike). A
     coloured card, a dark one, or the empty grey under an even, mild
     brightening keeps its class.
     """
@@ -566,7 +579,7 @@ def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kin
         (gradient > config.halo_max_gradient) | (tint > config.halo_max_tint)
         | _brightened(labels, pixels, looks, config))
     anywhere = ((gradient > config.glare_max_gradient) & (excess > config.glare_min_excess)
-                ) | (tint > config.glare_max_tint)
+                ) | (tint > config.glare_max_tint) | (_centre_rise(pixels) > config.glare_max_rise)
     return suspect & (near | anywhere)
 
 

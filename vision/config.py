@@ -264,6 +264,9 @@ class ReaderConfig:
     glare_min_excess: float = 0.05
     #: ... or (colour mats) its chroma exceeds its class's by more than this.
     glare_max_tint: float = 10.0
+    #: ... or its middle third is lighter (linear, 0..1) than the rest by more than
+    #: this (a glare blob centred on a dark card: 0.064 on tuning seed 3010).
+    glare_max_rise: float = 0.05
 
     #: A cell read as the empty grey whose pixels' a*, b* vary round their mean by
     #: more than this (RMS) is ``?``: a pale patterned piece washed by glare.

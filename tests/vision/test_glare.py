@@ -74,3 +74,13 @@ def test_a_pale_striped_piece_washed_to_grey_is_unknown_a_plain_brighter_grey_is
     plain = np.full((1, 2, 36, 3), 205.0, np.float32)
     plain[0, 1] += np.random.default_rng(0).normal(0, 3, (36, 3))  # sensor noise is no pattern
     assert not patterned_grey(np.array([[".", "."]]), plain).any()
+
+
+def test_a_dark_card_under_a_glare_blob_centred_on_it_is_unknown() -> None:
+    yy, xx = np.mgrid[0:SIDE, 0:SIDE] - (SIDE - 1) / 2
+    blob = 0.9 * np.exp(-(xx ** 2 + yy ** 2) / (2 * (SIDE / 3) ** 2))  # lights every quarter alike
+    centred = _cell(CLASS_COLOURS["#"], blob)
+    plain = _cell(CLASS_COLOURS["."], 0.03)  # an even, mild brightening
+    labels = np.array([[".", "."]])
+    hidden = glare_hidden(labels, _row(centred, plain), np.zeros((1, 2), bool), "colour", LOOKS)
+    assert hidden.tolist() == [[True, False]]
