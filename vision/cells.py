@@ -549,7 +549,7 @@ def _class_light(labels: np.ndarray, looks: dict[str, np.ndarray]) -> np.ndarray
 
 def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kind: str,
                  looks: dict[str, np.ndarray],
-                 config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+                 config: ReaderConfig = DEFAULT_CONFIG, plain: bool = True) -> np.ndarray:
     """rows×cols: the cells whose class a darker card under a lamp's glare could fake.
 
     Only a suspect class (:func:`glare_suspects`) can be faked, and only by
@@ -563,7 +563,8 @@ def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kin
     steeper fall (``glare_max_gradient``) whose bright side is lighter than the
     class (``glare_min_excess``), a stronger tint (``glare_max_tint``), or a
     middle lighter than its rim by ``glare_max_rise`` (a blob centred on the
-    cell lights its quarters alike). A
+    cell lights its quarters alike; only when the empty cells are ``plain``,
+    the printed grey, not a board's artwork). A
     coloured card, a dark one, or the empty grey under an even, mild
     brightening keeps its class.
     """
@@ -579,7 +580,9 @@ def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kin
         (gradient > config.halo_max_gradient) | (tint > config.halo_max_tint)
         | _brightened(labels, pixels, looks, config))
     anywhere = ((gradient > config.glare_max_gradient) & (excess > config.glare_min_excess)
-                ) | (tint > config.glare_max_tint) | (_centre_rise(pixels) > config.glare_max_rise)
+                ) | (tint > config.glare_max_tint)
+    if plain:
+        anywhere |= _centre_rise(pixels) > config.glare_max_rise
     return suspect & (near | anywhere)
 
 
@@ -658,7 +661,8 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     labels = np.where(intruded_cells(pixels, intruder, entry, references, config), "?", labels)
     washed = washed_cells(rectified_rgb, normalised, spec, ppc, config, tag_cells)
     looks = dict(references) if spec.kind == "colour" else {".": empty_mean}
-    hidden = glare_hidden(labels, pixels, washed, spec.kind, looks, config)
+    hidden = glare_hidden(labels, pixels, washed, spec.kind, looks, config,
+                          plain=empty_look is None)
     if empty_look is None:
         hidden |= patterned_grey(labels, pixels, config)
     labels = np.where(washed | hidden, "?", labels)
