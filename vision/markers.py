@@ -85,26 +85,39 @@ def _pattern(marker_id: int) -> np.ndarray:
     return _PATTERNS[marker_id]
 
 
+_MASKS: dict[frozenset[int], tuple[list[tuple[int, int]], np.ndarray]] = {}
+
+
+def _masks(candidates: Collection[int]) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """(id, turn) of every candidate marker turned four ways, and their white bits (M×36)."""
+    key = frozenset(candidates)
+    if key not in _MASKS:
+        names = [(marker_id, turn) for marker_id in sorted(key) for turn in range(4)]
+        masks = np.array([np.rot90(_pattern(i), turn).ravel() for i, turn in names], bool)
+        _MASKS[key] = names, masks
+    return _MASKS[key]
+
+
 def _pattern_match(bits: np.ndarray, candidates: Collection[int], min_separation: float,
                    min_contrast: float) -> tuple[int, int] | None:
     """(id, turn) of the one candidate marker whose white bits are all clearly brighter
     than its black bits in ``bits`` turned by ``turn`` quarter turns, or None.
 
-    ``np.roll(square, turn, axis=0)`` puts the marker's top-left corner first: the
-    bits were sampled with the square's first corner at their top-left.
+    Its white bits' mean must exceed its black bits' (the frame included) by
+    ``min_contrast`` and its dimmest white bit its brightest black one by
+    ``min_separation`` of that. ``np.roll(square, turn, axis=0)`` puts the
+    marker's top-left corner first: the bits were sampled with the square's
+    first corner at their top-left.
     """
-    matches = []
-    for marker_id in sorted(candidates):
-        for turn in range(4):
-            white = np.rot90(_pattern(marker_id), turn)
-            if white.all() or not white.any():
-                continue
-            bright, dark = bits[white], bits[~white]
-            contrast = float(np.median(bright) - np.median(dark))
-            if (contrast >= min_contrast
-                    and float(bright.min() - dark.max()) >= min_separation * contrast):
-                matches.append((marker_id, turn))
-    return matches[0] if len(matches) == 1 else None
+    names, masks = _masks(candidates)
+    levels = np.asarray(bits, np.float64).ravel()
+    whites = masks.sum(axis=1)
+    bright = np.where(masks, levels, 0.0).sum(axis=1) / np.maximum(whites, 1)
+    dark = np.where(masks, 0.0, levels).sum(axis=1) / np.maximum(36 - whites, 1)
+    contrast = bright - dark
+    gap = np.where(masks, levels, np.inf).min(axis=1) - np.where(masks, -np.inf, levels).max(axis=1)
+    fits = np.nonzero((contrast >= min_contrast) & (gap >= min_separation * contrast))[0]
+    return names[fits[0]] if len(fits) == 1 else None
 
 
 class MarkerDetector:
