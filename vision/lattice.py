@@ -5,9 +5,11 @@ not calibrated (or estimated from too few markers) bows the grid between
 them, so cells far from the markers are sampled off their true place. The
 grid lines are printed (``visual-spec.md``: width s/40, darker than the empty
 cells), so each line segment between two plain cells shows where the lattice
-really is. :func:`refine_lattice` finds those segments in the rectified mat,
-fits a smooth shift of mat coordinates to them (a quadratic in x and y per
-axis, held to zero at the markers seen) and returns it as a
+really is, and the grid's outer edge shows against the white border.
+:func:`refine_lattice` finds them in the photo, along profiles across each
+segment, fits a smooth shift of mat coordinates to them (affine, plus the
+quadratic and side-bowing terms drawn towards zero; held to zero at the
+markers seen) and returns it as a
 :class:`LatticeShift`; the pose then maps mat point ``p`` to the photo as
 ``pose(p + shift(p))``.
 
