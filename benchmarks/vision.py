@@ -28,6 +28,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -35,7 +36,9 @@ import numpy as np
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)  # not benchmarks/: vision.py shadows
 
+from vision.config import DEFAULT_CONFIG, ReaderConfig  # noqa: E402
 from vision.layout import MatSpec  # noqa: E402
+from vision.mats import cells_near  # noqa: E402
 from vision.reader import Reader  # noqa: E402
 
 
@@ -91,6 +94,25 @@ def score_mat(truth: dict, seen: dict, counts: Counter) -> None:
         counts["mats_perfect"] += 1
 
 
+def lattice_error(truth: dict, params: dict, pose) -> float:
+    """The worst distance (cells) between a found mat's cell centres as the reader
+    samples them and where they truly lie (realistic model only)."""
+    from vision.realistic import true_image_points
+
+    xs, ys = np.meshgrid(np.arange(truth["cols"]) + 0.5, np.arange(truth["rows"]) + 0.5)
+    centres = np.stack([xs.ravel(), ys.ravel()], -1)
+    half = np.array([0.5, 0.0])
+    cell = np.linalg.norm(true_image_points(truth, params, centres + half)
+                          - true_image_points(truth, params, centres - half), axis=1)
+    off = np.linalg.norm(pose.to_image(centres) - true_image_points(truth, params, centres),
+                         axis=1)
+    read = np.ones(len(centres), bool)
+    if pose.single_corner is not None:  # a lone marker's mat is read only near it
+        spec = MatSpec(truth["id"], truth["rows"], truth["cols"], truth["kind"])
+        read = cells_near(spec, pose.single_corner, DEFAULT_CONFIG.single_marker_reach).ravel()
+    return float((off[read] / cell[read]).max()) if read.any() else 0.0
+
+
 def _specs(truth: dict) -> list[MatSpec]:
     return [MatSpec(t["id"], t["rows"], t["cols"], t["kind"]) for t in truth["mats"]]
 
@@ -114,25 +136,46 @@ def _all_cores_ms(photos: list) -> float:
         return (time.perf_counter() - start) / len(items) * 1000
 
 
-def run(photos_of, count: int, seed: int, keep: bool = False) -> tuple[Counter, list]:
+class _TwoMarkersOnly:
+    """A detector that reports only each mat's top-left and bottom-right markers, as
+    if hands hid the others: no mat shows three, so no lens can be estimated."""
+
+    def __init__(self, detector) -> None:
+        self.detector = detector
+
+    def detect(self, image: np.ndarray, wanted=()):
+        found = self.detector.detect(image, wanted)
+        found.corners = {i: c for i, c in found.corners.items() if i >= 48 or i % 4 in (0, 2)}
+        return found
+
+
+def run(photos_of, count: int, seed: int, keep: bool = False,
+        config: ReaderConfig = DEFAULT_CONFIG,
+        two_markers: bool = False) -> tuple[Counter, list]:
     """Make and read ``count`` photos (``photos_of(rng)``); the tallies, timings and photos."""
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     counts: Counter = Counter()
-    timings, kept = [], []
+    timings, kept, lattice = [], [], []
     for _ in range(count):
         photo = photos_of(rng)
-        reader = Reader(_specs(photo.truth))
+        reader = Reader(_specs(photo.truth), config)
+        if two_markers:
+            reader.detector = _TwoMarkersOnly(reader.detector)
         start = time.perf_counter()
-        seen = reader.read(photo.image)
+        observation = reader.observe(photo.image)
         timings.append(time.perf_counter() - start)
         counts["photos"] += 1
-        for truth, mat in zip(photo.truth["mats"], seen, strict=True):
+        for truth, mat in zip(photo.truth["mats"], observation.mats, strict=True):
             score_mat(truth, mat, counts)
+            if mat["found"] and "mat_to_image" in truth:
+                lattice.append(lattice_error(truth, photo.truth["params"],
+                                             observation.poses[mat["id"]]))
         if keep:
             kept.append(photo)
     counts["ms_median"] = float(np.median(timings) * 1000)
     counts["ms_p95"] = float(np.percentile(timings, 95) * 1000)
+    counts["lattice"] = lattice
     return counts, kept
 
 
@@ -149,7 +192,15 @@ def accuracy_line(name: str, counts: Counter) -> str:
             f"tags {share('tags_found', 'tags_visible'):.1f} % of {counts['tags_visible']}  "
             f"false tags {counts['tags_false']}  "
             f"mats found {counts['mats'] - counts['mats_missed']}/{counts['mats']}  "
-            f"perfect {share('mats_perfect', 'mats'):.1f} %")
+            f"perfect {share('mats_perfect', 'mats'):.1f} %" + _lattice_figures(counts["lattice"]))
+
+
+def _lattice_figures(errors: list[float]) -> str:
+    """Worst cell-centre error per found mat (cells): median, 90th percentile, max."""
+    if not errors:
+        return ""
+    return (f"  lattice median {np.median(errors):.3f} p90 {np.percentile(errors, 90):.3f} "
+            f"max {max(errors):.3f}")
 
 
 def negatives_line() -> str:
@@ -178,24 +229,39 @@ def main() -> None:
                         help="realistic: photos per single-condition set (default count/3)")
     parser.add_argument("--negatives", action="store_true",
                         help="also count phantoms on real photos without the kit")
+    parser.add_argument("--conditions", default=None, metavar="A,B",
+                        help="realistic: only the every-condition set, with these conditions")
+    parser.add_argument("--no-lattice", action="store_true",
+                        help="do not refine lattices from the grid lines (to compare)")
+    parser.add_argument("--two-markers", action="store_true",
+                        help="report only each mat's TL and BR markers (no lens estimate)")
     arguments = parser.parse_args()
+    config = replace(DEFAULT_CONFIG, lattice_min_markers=99) if arguments.no_lattice else (
+        DEFAULT_CONFIG)
+    options = {"config": config, "two_markers": arguments.two_markers}
     reference = reference_seconds()
     print(f"reference workload: {reference * 1000:.0f} ms")
     if arguments.model == "render":
         from vision.render import render_photo
 
-        counts, kept = run(render_photo, arguments.count, arguments.seed, keep=True)
+        counts, kept = run(render_photo, arguments.count, arguments.seed, keep=True, **options)
         print(accuracy_line("render", counts))
     else:
         from vision.realistic import ALL_CONDITIONS, realistic_photo
 
-        single = arguments.per_condition or max(1, arguments.count // 3)
-        for offset, condition in enumerate(ALL_CONDITIONS):
-            counts, _ = run(lambda rng, c=condition: realistic_photo(rng, (c,)), single,
-                            arguments.seed + 1 + offset)
-            print(accuracy_line(condition, counts))
-        counts, kept = run(realistic_photo, arguments.count, arguments.seed, keep=True)
-        print(accuracy_line("all at once", counts))
+        conditions = ALL_CONDITIONS
+        if arguments.conditions is None:
+            single = arguments.per_condition or max(1, arguments.count // 3)
+            for offset, condition in enumerate(ALL_CONDITIONS):
+                counts, _ = run(lambda rng, c=condition: realistic_photo(rng, (c,)), single,
+                                arguments.seed + 1 + offset, **options)
+                print(accuracy_line(condition, counts))
+        else:
+            conditions = tuple(arguments.conditions.split(","))
+        counts, kept = run(lambda rng: realistic_photo(rng, conditions), arguments.count,
+                           arguments.seed, keep=True, **options)
+        print(accuracy_line("all at once" if arguments.conditions is None
+                            else arguments.conditions, counts))
     all_cores = _all_cores_ms(kept)
     print(f"time per 1080p image, one core: median {counts['ms_median']:.1f} ms "
           f"(= {counts['ms_median'] / 1000 / reference:.3f} x reference), "

@@ -514,6 +514,17 @@ def _quarter_light(pixels: np.ndarray) -> np.ndarray:
                      light[:, :, half:, half:].mean((2, 3))], -1)
 
 
+def _centre_rise(pixels: np.ndarray) -> np.ndarray:
+    """rows×cols: how much lighter (linear) the middle third of each cell is than the rest."""
+    rows, cols, count, _ = pixels.shape
+    side = round(count ** 0.5)
+    light = to_linear(pixels).mean(axis=-1).reshape(rows, cols, side, side)
+    third = side // 3
+    middle = light[:, :, third:side - third, third:side - third]
+    rest = (light.sum((2, 3)) - middle.sum((2, 3))) / (side * side - middle[0, 0].size)
+    return middle.mean((2, 3)) - rest
+
+
 def _tint(labels: np.ndarray, pixels: np.ndarray, looks: dict[str, np.ndarray],
           neutral: float) -> np.ndarray:
     """rows×cols: how much more chroma (C*ab) a cell has than its class's most neutral
@@ -538,7 +549,7 @@ def _class_light(labels: np.ndarray, looks: dict[str, np.ndarray]) -> np.ndarray
 
 def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kind: str,
                  looks: dict[str, np.ndarray],
-                 config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+                 config: ReaderConfig = DEFAULT_CONFIG, plain: bool = True) -> np.ndarray:
     """rows×cols: the cells whose class a darker card under a lamp's glare could fake.
 
     Only a suspect class (:func:`glare_suspects`) can be faked, and only by
@@ -550,7 +561,10 @@ def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kin
     greyish, never quite neutral). Anywhere — a broad glare may brighten the
     white border too, so that nothing looks washed out — the same holds for a
     steeper fall (``glare_max_gradient``) whose bright side is lighter than the
-    class (``glare_min_excess``), or a stronger tint (``glare_max_tint``). A
+    class (``glare_min_excess``), a stronger tint (``glare_max_tint``), or a
+    middle lighter than its rim by ``glare_max_rise`` (a blob centred on the
+    cell lights its quarters alike; only when the empty cells are ``plain``,
+    the printed grey, not a board's artwork). A
     coloured card, a dark one, or the empty grey under an even, mild
     brightening keeps its class.
     """
@@ -567,7 +581,27 @@ def glare_hidden(labels: np.ndarray, pixels: np.ndarray, washed: np.ndarray, kin
         | _brightened(labels, pixels, looks, config))
     anywhere = ((gradient > config.glare_max_gradient) & (excess > config.glare_min_excess)
                 ) | (tint > config.glare_max_tint)
+    if plain:
+        anywhere |= _centre_rise(pixels) > config.glare_max_rise
     return suspect & (near | anywhere)
+
+
+def patterned_grey(labels: np.ndarray, pixels: np.ndarray,
+                   config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """rows×cols: cells read as the empty grey whose pixels' colours vary round their
+    mean by more than ``empty_max_pattern`` (RMS of a*, b*).
+
+    The printed grey is plain. A pale striped piece washed by a lamp's glare
+    averages to a near-neutral grey as light as the empty cell's, but its
+    stripes keep their tints (pink and green: 21); sensor noise of σ = 8 on each
+    channel gives a plain cell about 6.
+    """
+    empty = labels == "."
+    if not empty.any():
+        return empty
+    ab = to_lab(pixels)[..., 1:]
+    spread = np.sqrt(((ab - ab.mean(axis=2, keepdims=True)) ** 2).sum(axis=-1).mean(axis=-1))
+    return empty & (spread > config.empty_max_pattern)
 
 
 def normalised_mat(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
@@ -627,7 +661,10 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     labels = np.where(intruded_cells(pixels, intruder, entry, references, config), "?", labels)
     washed = washed_cells(rectified_rgb, normalised, spec, ppc, config, tag_cells)
     looks = dict(references) if spec.kind == "colour" else {".": empty_mean}
-    hidden = glare_hidden(labels, pixels, washed, spec.kind, looks, config)
+    hidden = glare_hidden(labels, pixels, washed, spec.kind, looks, config,
+                          plain=empty_look is None)
+    if empty_look is None:
+        hidden |= patterned_grey(labels, pixels, config)
     labels = np.where(washed | hidden, "?", labels)
     if spec.kind != "colour":
         for row, col in tag_cells:

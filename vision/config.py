@@ -39,6 +39,18 @@ class ReaderConfig:
     bit_margin: float = 0.25
     bit_cell_pixels: int = 8
     subpixel_window: int = 3
+    #: A missing mat marker is looked for among the squares the detector could not
+    #: decode (``MarkerDetector._rescue``): a square with sides of at least this ...
+    rescue_min_side_px: float = 12.0
+    #: ... whose white bits are brighter than its black ones by this (0..255,
+    #: means) ...
+    rescue_min_contrast: float = 40.0
+    #: ... and whose dimmest white bit is brighter than its brightest black bit
+    #: by this share of that contrast.
+    rescue_min_separation: float = 0.15
+    #: A mat seen through one marker: its other markers are looked for where that
+    #: marker's pose puts them, their corners refined by at most this share of a side.
+    look_max_shift: float = 0.3
 
     # -- mat pose (vision.mats) -------------------------------------------------
     #: RANSAC reprojection threshold, in pixels of the full image.
@@ -49,6 +61,10 @@ class ReaderConfig:
     #: it: its corners within this many pixels, or this share of its side if larger.
     pose_marker_error_px: float = 4.0
     pose_marker_error_share: float = 0.3
+    #: Without a lens, two markers of a mat that disagree may be brought to agree
+    #: by a radial lens estimated from them alone, its k1 within this range (the
+    #: spec's lenses, with a little room).
+    pose_mat_lens_k1: tuple[float, float] = (-0.35, 0.05)
     #: A pose must be camera-like: the cell's size in pixels may vary across the
     #: mat by at most this factor (a stray square decoded by chance rarely agrees).
     pose_max_scale_ratio: float = 3.0
@@ -63,6 +79,15 @@ class ReaderConfig:
     single_marker_white_ratio: float = 0.7
     #: ... even (std over mean below this) and of the marker's white's tint.
     single_marker_white_evenness: float = 0.1
+    #: With only the two border cells beside the marker white, the grid's corner
+    #: must show too: at these places along both sides of that corner (cells) ...
+    single_marker_grid_along: tuple[float, ...] = (0.25, 0.5, 0.75)
+    #: ... the border this far outside (squares of this half-side) at least as
+    #: bright as white paper must be, and the grid as far inside darker than
+    #: it by this share (the empty grey is 16 % darker than the white).
+    single_marker_grid_depth: float = 0.2
+    single_marker_grid_half: float = 0.08
+    single_marker_grid_step: float = 0.06
     #: Cells further than this (in cells) from the only marker seen are ``?``:
     #: a pose from one marker's corners is not trusted far away.
     single_marker_reach: float = 3.5
@@ -70,6 +95,44 @@ class ReaderConfig:
     rectified_px_per_cell: int = 16
     #: A cell is read from its central square of this side (fraction of the cell).
     cell_inner_fraction: float = 0.6
+
+    # -- lattice from the grid lines (vision.lattice) -----------------------------
+    #: A mat fitted on at least this many markers has its lattice refined from its
+    #: printed grid lines (a lone marker's pose is only trusted near it anyway) ...
+    lattice_min_markers: int = 2
+    #: ... when it has at least this many rows and columns.
+    lattice_min_cells: int = 2
+    #: A grid line is looked for in the photo, in profiles across it sampled this
+    #: far apart (cells) ...
+    lattice_step: float = 1 / 48
+    #: ... at most ``lattice_max_shift`` from where the pose puts it, averaged over
+    #: this many profiles along the central part of each cell's side (fractions) ...
+    lattice_samples_along: int = 6
+    lattice_segment_from: float = 0.2
+    lattice_segment_to: float = 0.8
+    #: ... as a dip at least this much darker (0..255) than both sides ...
+    lattice_min_dip: float = 6.0
+    #: ... between two plain cells (std of the cell's centre at most this); the
+    #: grid's outer edge, as a fall from the border's white of at least this per
+    #: sample step.
+    lattice_plain_std: float = 14.0
+    lattice_min_step: float = 6.0
+    #: At least this many segments per direction (the quadratic terms of the shift
+    #: only with ``lattice_quadratic_segments``, else an affine shift) ...
+    lattice_min_segments: int = 8
+    lattice_quadratic_segments: int = 18
+    #: ... at least this share of them within this many cells of the fitted shift ...
+    lattice_min_agreeing: float = 0.6
+    lattice_outlier_cells: float = 0.05
+    #: ... (the shift is held to zero at the markers seen with this weight against
+    #: one segment's) ...
+    lattice_anchor_weight: float = 3.0
+    #: ... the bending terms drawn towards zero with this weight ...
+    lattice_bend_prior: float = 2.0
+    #: ... and a largest shift over the grid between these (cells): smaller is not
+    #: worth a second rectification, larger is not a lens's bow.
+    lattice_min_shift: float = 0.03
+    lattice_max_shift: float = 0.2
 
     # -- lens (vision.lens) ---------------------------------------------------------
     #: Without a calibration, a radial k1 is estimated from the mats seen with at
@@ -201,6 +264,13 @@ class ReaderConfig:
     glare_min_excess: float = 0.05
     #: ... or (colour mats) its chroma exceeds its class's by more than this.
     glare_max_tint: float = 10.0
+    #: ... or its middle third is lighter (linear, 0..1) than the rest by more than
+    #: this (a glare blob centred on a dark card: 0.064 on tuning seed 3010).
+    glare_max_rise: float = 0.05
+
+    #: A cell read as the empty grey whose pixels' a*, b* vary round their mean by
+    #: more than this (RMS) is ``?``: a pale patterned piece washed by glare.
+    empty_max_pattern: float = 10.0
 
     # -- tags (vision.tags) -----------------------------------------------------
     #: Accepted tag side in cells (printed side 0.7).

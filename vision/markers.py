@@ -13,6 +13,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import cv2
@@ -56,6 +57,69 @@ def _parameters(config: ReaderConfig) -> cv2.aruco.DetectorParameters:
     return parameters
 
 
+def _signed_area(square: np.ndarray) -> float:
+    """Twice the signed area of a quadrilateral; positive when clockwise on screen."""
+    x, y = square[:, 0], square[:, 1]
+    return float(x @ np.roll(y, -1) - y @ np.roll(x, -1))
+
+
+def _bit_levels(grey: np.ndarray, square: np.ndarray, bit_px: int) -> np.ndarray:
+    """The mean grey of the centre of each of a square's 6×6 bits (its frame included)."""
+    side = 6 * bit_px
+    target = np.float32([[0, 0], [side, 0], [side, side], [0, side]])
+    warp = cv2.getPerspectiveTransform(square.astype(np.float32), target)
+    flat = cv2.warpPerspective(grey, warp, (side, side), flags=cv2.INTER_LINEAR)
+    margin = bit_px // 4
+    cells = flat.reshape(6, bit_px, 6, bit_px)[:, margin:bit_px - margin, :, margin:bit_px - margin]
+    return cells.astype(np.float32).mean(axis=(1, 3))
+
+
+_PATTERNS: dict[int, np.ndarray] = {}
+
+
+def _pattern(marker_id: int) -> np.ndarray:
+    """The 6×6 bits of a DICT_4X4_250 marker, black frame included (True = white)."""
+    if marker_id not in _PATTERNS:
+        dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_250)
+        _PATTERNS[marker_id] = cv2.aruco.generateImageMarker(dictionary, marker_id, 6) > 127
+    return _PATTERNS[marker_id]
+
+
+_MASKS: dict[frozenset[int], tuple[list[tuple[int, int]], np.ndarray]] = {}
+
+
+def _masks(candidates: Collection[int]) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """(id, turn) of every candidate marker turned four ways, and their white bits (M×36)."""
+    key = frozenset(candidates)
+    if key not in _MASKS:
+        names = [(marker_id, turn) for marker_id in sorted(key) for turn in range(4)]
+        masks = np.array([np.rot90(_pattern(i), turn).ravel() for i, turn in names], bool)
+        _MASKS[key] = names, masks
+    return _MASKS[key]
+
+
+def _pattern_match(bits: np.ndarray, candidates: Collection[int], min_separation: float,
+                   min_contrast: float) -> tuple[int, int] | None:
+    """(id, turn) of the one candidate marker whose white bits are all clearly brighter
+    than its black bits in ``bits`` turned by ``turn`` quarter turns, or None.
+
+    Its white bits' mean must exceed its black bits' (the frame included) by
+    ``min_contrast`` and its dimmest white bit its brightest black one by
+    ``min_separation`` of that. ``np.roll(square, turn, axis=0)`` puts the
+    marker's top-left corner first: the bits were sampled with the square's
+    first corner at their top-left.
+    """
+    names, masks = _masks(candidates)
+    levels = np.asarray(bits, np.float64).ravel()
+    whites = masks.sum(axis=1)
+    bright = np.where(masks, levels, 0.0).sum(axis=1) / np.maximum(whites, 1)
+    dark = np.where(masks, 0.0, levels).sum(axis=1) / np.maximum(36 - whites, 1)
+    contrast = bright - dark
+    gap = np.where(masks, levels, np.inf).min(axis=1) - np.where(masks, -np.inf, levels).max(axis=1)
+    fits = np.nonzero((contrast >= min_contrast) & (gap >= min_separation * contrast))[0]
+    return names[fits[0]] if len(fits) == 1 else None
+
+
 class MarkerDetector:
     """One ArUco detector, built once and reused for every image.
 
@@ -69,26 +133,95 @@ class MarkerDetector:
         self._detector = cv2.aruco.ArucoDetector(dictionary, _parameters(config))
         self._criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 20, 0.05)
 
-    def detect(self, image: np.ndarray) -> Detections:
-        """Every marker in a BGR or grey image, with corners in full-image pixels."""
+    def detect(self, image: np.ndarray, wanted: Collection[int] = ()) -> Detections:
+        """Every marker in a BGR or grey image, with corners in full-image pixels.
+
+        Mat markers among ``wanted`` that the detector saw as a square but could
+        not decode are looked for again among its rejected squares
+        (:meth:`_rescue`).
+        """
         grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         scale = 1.0
         searched = grey
         if self.config.detect_scale < 1 and grey.shape[1] >= self.config.downscale_min_width:
             scale = self.config.detect_scale
             searched = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        found, ids, _ = self._detector.detectMarkers(searched)
-        if ids is None:
-            return Detections({})
+        found, ids, rejected = self._detector.detectMarkers(searched)
         corners: dict[int, np.ndarray] = {}
-        for marker_id, points in zip(ids.ravel().tolist(), found, strict=True):
+        for marker_id, points in zip([] if ids is None else ids.ravel().tolist(), found,
+                                     strict=True):
             if marker_id in corners:  # the same id twice: trust neither
                 corners[marker_id] = np.full((4, 2), np.nan)
                 continue
             corners[marker_id] = (points.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5
+        missing = {i for i in wanted if i <= _LAST_MAT_MARKER} - set(corners)
+        if missing and rejected:
+            squares = [(points.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5
+                       for points in rejected]
+            for marker_id, points in self._rescue(grey, squares, missing).items():
+                corners.setdefault(marker_id, points)
         corners = {i: c for i, c in corners.items() if not np.isnan(c).any()}
         self._refine(grey, corners)
         return Detections(corners)
+
+    def _rescue(self, grey: np.ndarray, squares: list[np.ndarray],
+                missing: set[int]) -> dict[int, np.ndarray]:
+        """The ``missing`` mat markers among squares the detector could not decode.
+
+        Blur, JPEG and a corner placed a little off make a marker's lone white
+        bits come out grey, and the detector's fixed threshold then misreads a
+        bit. Here a square counts as marker ``i`` when every bit that ``i``
+        prints white is clearly brighter than every bit it prints black (its
+        whole black frame included), in one of the four turns. Only the
+        missing markers of the mats looked for are tried, and a marker found
+        this way still has to agree with its mat's layout like any other.
+        """
+        rescued: dict[int, np.ndarray] = {}
+        for square in squares:
+            square = square if _signed_area(square) > 0 else square[::-1]
+            side = np.linalg.norm(square - np.roll(square, -1, axis=0), axis=1)
+            if side.min() < self.config.rescue_min_side_px:
+                continue
+            bits = _bit_levels(grey, square, self.config.bit_cell_pixels)
+            match = _pattern_match(bits, missing, self.config.rescue_min_separation,
+                                   self.config.rescue_min_contrast)
+            if match is None:
+                continue
+            marker_id, turn = match
+            points = np.roll(square, turn, axis=0)
+            rescued[marker_id] = np.full((4, 2), np.nan) if marker_id in rescued else points
+        return rescued
+
+    def look_at(self, grey: np.ndarray, expected: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """The markers found where they are ``expected`` (id → 4×2 predicted corners).
+
+        For a marker the detector did not outline (its black frame runs into a
+        hand's shadow, so its contour is no square): the predicted corners are
+        refined with ``cornerSubPix`` in a window of a quarter of its side, and
+        the square counts when its bits show that marker (:func:`_pattern_match`)
+        and no corner moved more than ``look_max_shift`` of its side.
+        """
+        found = {}
+        for marker_id, square in expected.items():
+            side = float(np.linalg.norm(square - np.roll(square, -1, axis=0), axis=1).mean())
+            if side < self.config.rescue_min_side_px:
+                continue
+            height, width = grey.shape[:2]
+            if square.min() < side / 2 or (square.max(axis=0) >= (width - side / 2,
+                                                                   height - side / 2)).any():
+                continue
+            window = max(2, round(side / 8))
+            refined = cv2.cornerSubPix(grey, square.astype(np.float32).reshape(-1, 1, 2),
+                                       (window, window), (-1, -1),
+                                       self._criteria).reshape(4, 2).astype(np.float64)
+            moved = np.linalg.norm(refined - square, axis=1).max()
+            if moved > self.config.look_max_shift * side:
+                continue
+            bits = _bit_levels(grey, refined, self.config.bit_cell_pixels)
+            if _pattern_match(bits, {marker_id}, self.config.rescue_min_separation,
+                              self.config.rescue_min_contrast) == (marker_id, 0):
+                found[marker_id] = refined
+        return found
 
     def _refine(self, grey: np.ndarray, corners: dict[int, np.ndarray]) -> None:
         mats = [i for i in corners if i <= _LAST_MAT_MARKER]

@@ -18,12 +18,13 @@ Example::
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from vision.config import DEFAULT_CONFIG, ReaderConfig
+from vision.lattice import LatticeShift
 from vision.layout import (
     BORDER,
     MARKER_SIDE,
@@ -32,7 +33,7 @@ from vision.layout import (
     marker_centre,
     marker_corners,
 )
-from vision.lens import Lens
+from vision.lens import Lens, RadialLens, estimate_radial_lens
 
 
 @dataclass(frozen=True)
@@ -45,16 +46,21 @@ class MatPose:
     lens: Lens | None = None
     #: The corner (0 TL … 3 BL) of the only marker seen, when just one was.
     single_corner: int | None = None
+    #: Where the printed grid lines showed the lattice really is (``vision.lattice``).
+    lattice: LatticeShift | None = None
 
     def to_image(self, points: np.ndarray) -> np.ndarray:
         """Mat coordinates (N×2) → image pixels."""
+        if self.lattice is not None:
+            points = self.lattice.apply(points)
         ideal = _transform(self.homography, points)
         return ideal if self.lens is None else self.lens.distort(ideal)
 
     def to_mat(self, points: np.ndarray) -> np.ndarray:
         """Image pixels (N×2) → mat coordinates."""
         ideal = points if self.lens is None else self.lens.undistort(points)
-        return _transform(np.linalg.inv(self.homography), ideal)
+        flat = _transform(np.linalg.inv(self.homography), ideal)
+        return flat if self.lattice is None else self.lattice.invert(flat)
 
 
 def _transform(h: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -74,8 +80,14 @@ def _homography(seen: dict[int, np.ndarray], spec: MatSpec, lens: Lens | None,
     target = np.concatenate(list(seen.values())).astype(np.float64)
     if lens is not None:
         target = lens.undistort(target)
-    method = 0 if len(seen) == 1 else cv2.RANSAC
-    homography, _ = cv2.findHomography(source, target, method, config.pose_ransac_px)
+    if len(seen) == 1:
+        # One small square's corners fix its perspective poorly: a tilt read from
+        # a pixel of noise swings the border cells a few cells away off the mat.
+        # An affine map (least squares over the four corners) extrapolates steadily.
+        ones = np.ones((len(source), 1))
+        affine = np.linalg.lstsq(np.hstack([source, ones]), target, rcond=None)[0].T
+        return np.vstack([affine, [0.0, 0.0, 1.0]])
+    homography, _ = cv2.findHomography(source, target, cv2.RANSAC, config.pose_ransac_px)
     return homography
 
 
@@ -151,14 +163,14 @@ def rectify(image: np.ndarray, spec: MatSpec, pose: MatPose,
     """The mat with its border, seen from straight above at ``px_per_cell``.
 
     Pixel (u, v) of the result shows mat point ((u + 0.5) / ppc − 1, (v + 0.5) / ppc − 1);
-    parts outside the photo come out black. Through a lens, every pixel is
-    looked up where the bent pose puts it (``cv2.remap``).
+    parts outside the photo come out black. Through a lens or a refined
+    lattice, every pixel is looked up where the pose puts it (``cv2.remap``).
     """
     ppc = px_per_cell
     from_rectified = np.array([[1 / ppc, 0, 0.5 / ppc - BORDER], [0, 1 / ppc, 0.5 / ppc - BORDER],
                                [0, 0, 1]])
     size = (round((spec.cols + 2 * BORDER) * ppc), round((spec.rows + 2 * BORDER) * ppc))
-    if pose.lens is None:
+    if pose.lens is None and pose.lattice is None:
         return cv2.warpPerspective(image, pose.homography @ from_rectified, size,
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -252,6 +264,9 @@ def border_confirms(image: np.ndarray, spec: MatSpec, pose: MatPose,
     (within ``single_marker_white_ratio``), even, and of the same tint; enough
     border cells and margin places must be (a hand may hide the rest). A
     stray square that decodes by chance in a photo has no such white frame.
+    When an arm and its shadow hide all but the two border cells beside the
+    marker, those two are enough if the grid's corner shows beside them too
+    (:func:`grid_corner_seen`).
     """
     corner = pose.single_corner if pose.single_corner is not None else 0
     anchors = marker_paper_white(image, spec, pose, {spec.marker_ids()[corner]})
@@ -259,7 +274,8 @@ def border_confirms(image: np.ndarray, spec: MatSpec, pose: MatPose,
         return False
     white = anchors[1][0]
     tint = white / max(float(white.mean()), 1.0)
-    passed = cells = 0
+    passed = cells = beside = 0
+    mx, my = marker_centre(spec, corner)
     for x, y, half in _white_places(spec, corner, config.single_marker_reach):
         pixels = _square_samples(pose, image, (x, y), half)
         if pixels is None:
@@ -272,8 +288,54 @@ def border_confirms(image: np.ndarray, spec: MatSpec, pose: MatPose,
                 and float(ratios.max() - ratios.min()) <= config.white_tint_tolerance)
         passed += good
         cells += good and half > 0.2
-    return (cells >= config.single_marker_min_white_cells
-            and passed - cells >= config.single_marker_min_margin_places)
+        beside += good and half > 0.2 and math.hypot(x - mx, y - my) <= 1.0
+    if passed - cells < config.single_marker_min_margin_places:
+        return False
+    return cells >= config.single_marker_min_white_cells or (
+        beside == 2 and grid_corner_seen(image, spec, pose, corner, float(white.mean()), config))
+
+
+def grid_corner_seen(image: np.ndarray, spec: MatSpec, pose: MatPose, corner: int,
+                     white: float, config: ReaderConfig = DEFAULT_CONFIG) -> bool:
+    """Whether the grid's corner next to corner marker ``corner`` shows: along both of
+    its sides, the white border outside is clearly brighter than the grid inside
+    (the grey cells, the grid line or whatever lies on them), at the printed place.
+
+    A marker sticker lying on a page or a table has no such step at one cell's
+    distance on two sides at once.
+    """
+    gx = 0.0 if corner in (0, 3) else float(spec.cols)
+    gy = 0.0 if corner in (0, 1) else float(spec.rows)
+    sx, sy = (1.0 if gx == 0 else -1.0), (1.0 if gy == 0 else -1.0)
+    depth, half = config.single_marker_grid_depth, config.single_marker_grid_half
+    for along in config.single_marker_grid_along:
+        for outside, inside in (
+                ((gx + sx * along, gy - sy * depth), (gx + sx * along, gy + sy * depth)),
+                ((gx - sx * depth, gy + sy * along), (gx + sx * depth, gy + sy * along))):
+            out_pixels = _square_samples(pose, image, outside, half)
+            in_pixels = _square_samples(pose, image, inside, half)
+            if out_pixels is None or in_pixels is None:
+                return False
+            out_level, in_level = float(out_pixels.mean()), float(in_pixels.mean())
+            if (out_level < config.single_marker_white_ratio * white
+                    or in_level > (1 - config.single_marker_grid_step) * out_level):
+                return False
+    return True
+
+
+def _mat_lens(spec: MatSpec, markers: dict[int, np.ndarray], image_shape: tuple[int, ...],
+              config: ReaderConfig) -> RadialLens | None:
+    """A radial lens from the markers of this mat alone (two or more), or None."""
+    seen = marker_pairs(spec, markers)
+    if len(seen) < 2:
+        return None
+    pair = (np.concatenate([marker_corners(spec, corner) for corner in seen]),
+            np.concatenate(list(seen.values())))
+    low, high = config.pose_mat_lens_k1
+    lens = estimate_radial_lens([pair], image_shape,
+                                replace(config, lens_min_points=8, lens_k1_min=low,
+                                        lens_k1_max=high))
+    return lens if lens is not None and low <= lens.k1 <= high else None
 
 
 def locate_mat(image: np.ndarray, spec: MatSpec, markers: dict[int, np.ndarray],
@@ -282,9 +344,15 @@ def locate_mat(image: np.ndarray, spec: MatSpec, markers: dict[int, np.ndarray],
 
     Two or more markers must agree with the layout (:func:`fit_pose`); a
     single marker must have the printed white border round it
-    (:func:`border_confirms`).
+    (:func:`border_confirms`). Without a lens, two markers near the frame's
+    edge may disagree only because the lens bows the mat between them: then
+    a radial lens is estimated from this mat's markers alone (within the
+    spec's range, ``pose_mat_lens_k1``) and they must agree through it.
     """
     pose = fit_pose(spec, markers, config, lens)
+    if pose is None and lens is None:
+        lens = _mat_lens(spec, markers, image.shape, config)
+        pose = None if lens is None else fit_pose(spec, markers, config, lens)
     if pose is not None and pose.markers_seen == 1 and not border_confirms(image, spec, pose,
                                                                            config):
         return None

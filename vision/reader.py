@@ -17,7 +17,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ import numpy as np
 from vision.cells import classify_cells, normalised_mat
 from vision.config import DEFAULT_CONFIG, ReaderConfig
 from vision.errors import CalibrationError, ImageError
+from vision.lattice import plain_cells, refine_lattice
 from vision.layout import MatSpec, marker_corners
 from vision.lens import Lens, estimate_radial_lens
 from vision.markers import MarkerDetector
@@ -34,6 +35,7 @@ from vision.mats import (
     MatPose,
     cells_in_frame,
     cells_near,
+    fit_pose,
     locate_mat,
     marker_pairs,
     marker_paper_white,
@@ -89,6 +91,7 @@ class Reader:
         self.config = config
         self.lens = lens
         self.detector = MarkerDetector(config)
+        self._marker_ids = {i for spec in self.specs for i in spec.marker_ids()}
         self._empty_looks = {mat_id: self._calibrate(photo, mat_id)
                              for mat_id, photo in (empty_boards or {}).items()}
 
@@ -97,7 +100,7 @@ class Reader:
         spec = next((s for s in self.specs if s.id == mat_id), None)
         if spec is None or spec.kind != "tags":
             raise CalibrationError(mat_id, "an empty-board photo needs a tags mat")
-        markers = self.detector.detect(photo).mat_markers()
+        markers = self.detector.detect(photo, self._marker_ids).mat_markers()
         pose = locate_mat(photo, spec, markers, self.config, self._lens_for(markers, photo.shape))
         if pose is None:
             raise CalibrationError(mat_id, "not found in the empty-board photo")
@@ -115,19 +118,36 @@ class Reader:
         """Read one BGR image; ``remembered`` poses stand in for mats whose markers are hidden."""
         if image is None or image.ndim != 3 or image.size == 0:
             raise ImageError("not a colour image")
-        detections = self.detector.detect(image)
+        detections = self.detector.detect(image, self._marker_ids)
         markers, tags = detections.mat_markers(), detections.tags()
         observation = Observation([])
         lens = self._lens_for(markers, image.shape)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         for spec in self.specs:
+            markers.update(self._look_beside_one(spec, markers, grey, lens))
             pose = locate_mat(image, spec, markers, self.config, lens)
             pose = self._with_memory(spec, pose, markers, remembered or {})
             if pose is None:
                 observation.mats.append({"id": spec.id, "found": False})
                 continue
-            observation.poses[spec.id] = pose
-            observation.mats.append(self._read_mat(image, spec, pose, tags, set(markers)))
+            entry, observation.poses[spec.id] = self._read_mat((image, grey), spec, pose,
+                                                               tags, set(markers))
+            observation.mats.append(entry)
         return observation
+
+    def _look_beside_one(self, spec: MatSpec, markers: dict[int, np.ndarray], grey: np.ndarray,
+                         lens: Lens | None) -> dict[int, np.ndarray]:
+        """For a mat seen through one marker only, its other markers found where that
+        marker's pose puts them (``MarkerDetector.look_at``); each must still agree."""
+        seen = marker_pairs(spec, markers)
+        if len(seen) != 1:
+            return {}
+        pose = fit_pose(spec, markers, self.config, lens)
+        if pose is None:
+            return {}
+        expected = {marker_id: pose.to_image(marker_corners(spec, corner))
+                    for corner, marker_id in enumerate(spec.marker_ids()) if corner not in seen}
+        return self.detector.look_at(grey, expected)
 
     def _lens_for(self, markers: dict[int, np.ndarray], shape: tuple[int, ...]) -> Lens | None:
         """The calibrated lens, or one estimated from the mats seen with 3+ markers."""
@@ -160,13 +180,34 @@ class Reader:
         """``{"image": path, "mats": [...]}`` for one file; :class:`ImageError` if unreadable."""
         return {"image": str(path), "mats": self.read(load_image(path))}
 
-    def _read_mat(self, image: np.ndarray, spec: MatSpec, pose: MatPose,
-                  tags: dict[int, np.ndarray], seen: set[int]) -> dict[str, Any]:
+    def _refined(self, photo: tuple[np.ndarray, np.ndarray], spec: MatSpec, pose: MatPose,
+                 seen: set[int]) -> tuple[np.ndarray, MatPose]:
+        """The rectified mat (BGR) and its pose, the lattice refined from its grid lines
+        (``photo``: the image in BGR and in grey)."""
+        image, grey = photo
         ppc = self.config.rectified_px_per_cell
-        flat = cv2.cvtColor(rectify(image, spec, pose, ppc), cv2.COLOR_BGR2RGB)
+        flat = rectify(image, spec, pose, ppc)
+        if (pose.markers_seen < self.config.lattice_min_markers or pose.lens is not None
+                or pose.lattice is not None):  # a lens (estimated or calibrated) bends it already
+            return flat, pose
+        corners = {c for c, marker_id in enumerate(spec.marker_ids()) if marker_id in seen}
+        plain = plain_cells(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), spec, ppc, self.config)
+        shift = refine_lattice(grey, spec, pose.to_image, plain, corners,
+                               self.config)
+        if shift is None:
+            return flat, pose
+        pose = replace(pose, lattice=shift)
+        return rectify(image, spec, pose, ppc), pose
+
+    def _read_mat(self, photo: tuple[np.ndarray, np.ndarray], spec: MatSpec, pose: MatPose,
+                  tags: dict[int, np.ndarray], seen: set[int]) -> tuple[dict[str, Any], MatPose]:
+        ppc = self.config.rectified_px_per_cell
+        image = photo[0]
+        anchors = marker_paper_white(image, spec, pose, seen)  # the markers fix the pose
+        bgr, pose = self._refined(photo, spec, pose, seen)
+        flat = cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
         on_mat = tags_on_mat(tags, spec, pose, self.config)
         tag_cells = {(tag["row"], tag["col"]) for tag in on_mat}
-        anchors = marker_paper_white(image, spec, pose, seen)
         visible = cells_in_frame(spec, pose, image.shape)
         if pose.single_corner is not None:
             visible &= cells_near(spec, pose.single_corner, self.config.single_marker_reach)
@@ -175,4 +216,4 @@ class Reader:
                                {corner for corner, marker_id in enumerate(spec.marker_ids())
                                 if marker_id not in seen},
                                self._empty_looks.get(spec.id))
-        return {"id": spec.id, "found": True, "cells": cells, "tags": on_mat}
+        return {"id": spec.id, "found": True, "cells": cells, "tags": on_mat}, pose

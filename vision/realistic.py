@@ -313,6 +313,20 @@ def _glare(rng: np.random.Generator, scene: Scene) -> np.ndarray:
     return glare
 
 
+def true_image_points(truth_mat: dict[str, Any], params: dict[str, Any],
+                      points: np.ndarray) -> np.ndarray:
+    """Where mat points (N×2) truly lie in a photo of :func:`realistic_photo`."""
+    ideal = cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2),
+                                     np.array(truth_mat["mat_to_image"])).reshape(-1, 2)
+    if "k1" not in params:
+        return ideal
+    width, height = FRAME_SIZE
+    centre, focal = np.array([width / 2, height / 2]), 0.9 * width
+    offset = (ideal - centre) / focal
+    r2 = (offset * offset).sum(axis=1, keepdims=True)
+    return centre + offset * (1 + params["k1"] * r2 + params["k2"] * r2 * r2) * focal
+
+
 def distort_image(photo: np.ndarray, k1: float, k2: float) -> np.ndarray:
     """Barrel distortion: output pixel at distorted radius r_d shows the scene at r."""
     width, height = FRAME_SIZE
@@ -345,7 +359,9 @@ def realistic_photo(rng: np.random.Generator, conditions: tuple[str, ...] = ALL_
     of ``scene``'s mats and camera when given (a camera fixed over a session's mat).
 
     The truth is the same as ``vision.render``'s, plus per mat ``glare`` (row
-    strings, ``1`` = washed out) and ``params`` saying what was drawn.
+    strings, ``1`` = washed out) and ``mat_to_image`` (the homography before the
+    lens, whose ``k1``, ``k2`` are in ``params``), and ``params`` saying what was
+    drawn (:func:`true_image_points` maps mat points through both).
     """
     scene = make_scene(rng) if scene is None else scene
     params: dict[str, Any] = {"conditions": list(conditions)}
@@ -399,7 +415,7 @@ def realistic_photo(rng: np.random.Generator, conditions: tuple[str, ...] = ALL_
         glared = _covered(spec, washed, h)
         truth.append({
             "id": spec.id, "rows": spec.rows, "cols": spec.cols, "kind": spec.kind,
-            "cells": mat.content.cells,
+            "cells": mat.content.cells, "mat_to_image": h.tolist(),
             "covered": ["".join("1" if c else "0" for c in row) for row in covered | glared],
             "glare": ["".join("1" if c else "0" for c in row) for row in glared],
             "tags": [{"id": t, "row": r, "col": c, "rotation": rot,

@@ -115,3 +115,42 @@ def test_one_marker_with_its_printed_border_is_a_mat_read_near_the_marker_only()
     image[v + ppc // 2:v + 4 * ppc, u - ppc:u + ppc] = (40, 60, 90)
     image[v - ppc:v + ppc, u + ppc // 2:u + 4 * ppc] = (40, 60, 90)
     assert reader.read(image)[0] == {"id": 5, "found": False}
+
+
+def _cover(image: np.ndarray, ppc: int, x0: float, y0: float, x1: float, y1: float) -> None:
+    """Brown cloth over the mat region x0..x1, y0..y1 (mat coordinates) of a _flat_mat."""
+    u0, v0 = round(100 + (x0 + 1.5) * ppc), round(100 + (y0 + 1.5) * ppc)
+    u1, v1 = round(100 + (x1 + 1.5) * ppc), round(100 + (y1 + 1.5) * ppc)
+    image[v0:v1, u0:u1] = (40, 60, 90)
+
+
+def test_one_marker_with_only_the_border_beside_it_is_a_mat_when_the_grid_corner_shows() -> None:
+    spec, ppc = MatSpec(5, 6, 8, "tags"), 48
+    image = _flat_mat(spec, ppc)
+    _cover(image, ppc, 1.0, -1.5, 9.5, 0.0)   # the top border but for the cell beside TL
+    _cover(image, ppc, -1.5, 1.0, 0.0, 7.5)   # the left border but for the cell beside TL
+    _cover(image, ppc, 1.0, 1.0, 9.5, 7.5)    # the rest of the mat, its markers with it
+    reader = Reader([spec])
+    mat = reader.read(image)[0]
+    assert mat["found"] and reader.observe(image).poses[5].markers_seen == 1
+    assert mat["cells"][0][0] == "."
+    # a marker on a white page has the white beside it but no grid corner
+    x0, y0 = round(100 + 1.5 * ppc), round(100 + 1.5 * ppc)
+    image[y0:y0 + ppc, x0:x0 + ppc] = (245, 245, 245)
+    assert reader.read(image)[0] == {"id": 5, "found": False}
+
+
+def test_a_marker_run_into_a_shadow_is_found_where_the_lone_marker_puts_it() -> None:
+    spec, ppc = MatSpec(5, 3, 3, "tags"), 48
+    image = _flat_mat(spec, ppc)
+    _cover(image, ppc, 4.0 - 1.0, -1.5, 4.5, 0.0)   # TR marker under cloth
+    _cover(image, ppc, -1.5, 3.0, 0.0, 4.5)         # BL marker under cloth
+    _cover(image, ppc, 0.0, -1.5, 3.0, 0.0)         # the border round TL too: no white frame
+    _cover(image, ppc, -1.5, 0.0, 0.0, 3.0)
+    x, y = marker_centre(spec, 2)                    # a dark shadow touching BR's frame
+    u, v = round(100 + (x + 1.5) * ppc), round(100 + (y + 1.5) * ppc)
+    image[v - ppc:v - 19, u - ppc:u + ppc] = (35, 30, 30)
+    reader = Reader([spec])
+    assert sorted(reader.detector.detect(image, {20, 21, 22, 23}).mat_markers()) == [20]
+    observation = reader.observe(image)
+    assert observation.mats[0]["found"] and observation.poses[5].markers_seen == 2
