@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -16,6 +17,7 @@ import pytest
 
 from rules import get_game
 from station.api import build_services, create_app
+from station.api.deps import Services
 from station.api.pages import matching
 from station.config import Settings
 from station.games.words import describe_action
@@ -43,12 +45,12 @@ def browser_tools() -> tuple[str, Any]:
     return chromium, playwright_api
 
 
-@pytest.fixture
-def live_server(settings: Settings) -> Iterator[str]:
-    """The dashboard served by uvicorn in a thread, on a free loopback port."""
+@contextlib.contextmanager
+def served(services: Services) -> Iterator[str]:
+    """``services``' dashboard served by uvicorn in a thread, on a free loopback port; the
+    base URL while the ``with`` lasts."""
     import uvicorn
 
-    services = build_services(settings)
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
@@ -58,10 +60,19 @@ def live_server(settings: Settings) -> Iterator[str]:
     deadline = time.monotonic() + 10
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    services.database.close()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        services.database.close()
+
+
+@pytest.fixture
+def live_server(settings: Settings) -> Iterator[str]:
+    """The dashboard served by uvicorn in a thread, on a free loopback port."""
+    with served(build_services(settings)) as url:
+        yield url
 
 
 def scoring_action(state, player: str) -> dict:

@@ -4,18 +4,21 @@ acting player's hints on and off (Debian's chromium, driven by Playwright)."""
 from __future__ import annotations
 
 import dataclasses
-import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from station.api import build_services, create_app
+from station.api import build_services
 from station.config import AdviceSettings, Settings
 from tests.station.conftest import TOKEN
-from tests.station.test_browser import CHROMIUM_ARGS, axe_script, axe_violations, browser_tools
+from tests.station.test_browser import (
+    CHROMIUM_ARGS,
+    axe_script,
+    axe_violations,
+    browser_tools,
+    served,
+)
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 WAIT_MS = 60_000  # the first answer waits for the worker process to start
@@ -24,22 +27,9 @@ WAIT_MS = 60_000  # the first answer waits for the worker process to start
 @pytest.fixture
 def advised_server(settings: Settings) -> Iterator[str]:
     """The dashboard with win chances on (a real worker process), served in a thread."""
-    import uvicorn
-
-    services = build_services(dataclasses.replace(settings, advice=AdviceSettings(seconds=0.2)))
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(64)
-    server = uvicorn.Server(uvicorn.Config(create_app(services), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    services.database.close()
+    advised = dataclasses.replace(settings, advice=AdviceSettings(seconds=0.2))
+    with served(build_services(advised)) as url:
+        yield url
 
 
 def bar(page) -> dict[str, str]:
