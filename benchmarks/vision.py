@@ -57,8 +57,9 @@ def reference_seconds() -> float:
     return float(np.median(runs))
 
 
-def score_mat(truth: dict, seen: dict, counts: Counter) -> None:
-    """Add one mat's comparison to ``counts``."""
+def score_mat(truth: dict, seen: dict, counts: Counter, where: str | None = None) -> None:
+    """Add one mat's comparison to ``counts``; with ``where`` (e.g. ``"photo 13"``) also
+    print each visible tag missed and each false tag."""
     counts["mats"] += 1
     glare = truth.get("glare", ["0" * truth["cols"]] * truth["rows"])
     if not seen.get("found"):
@@ -90,6 +91,11 @@ def score_mat(truth: dict, seen: dict, counts: Counter) -> None:
     counts["tags_visible"] += len(visible)
     counts["tags_found"] += len(visible & found)
     counts["tags_false"] += len(found - expected)
+    if where is not None:
+        for kind, tags in (("missed", visible - found), ("false", found - expected)):
+            for tag_id, row, col, rotation in sorted(tags):
+                print(f"  {where} mat {truth['id']}: {kind} tag {tag_id} at row {row} col {col} "
+                      f"turned {rotation}")
     if wrong_here == 0 and not (visible - found) and not (found - expected):
         counts["mats_perfect"] += 1
 
@@ -151,13 +157,15 @@ class _TwoMarkersOnly:
 
 def run(photos_of, count: int, seed: int, keep: bool = False,
         config: ReaderConfig = DEFAULT_CONFIG,
-        two_markers: bool = False) -> tuple[Counter, list]:
-    """Make and read ``count`` photos (``photos_of(rng)``); the tallies, timings and photos."""
+        two_markers: bool = False, show_misses: str | None = None) -> tuple[Counter, list]:
+    """Make and read ``count`` photos (``photos_of(rng)``); the tallies, timings and photos.
+
+    ``show_misses`` (the set's name) prints each tag missed or false, by photo index."""
     cv2.setNumThreads(1)
     rng = np.random.default_rng(seed)
     counts: Counter = Counter()
     timings, kept, lattice = [], [], []
-    for _ in range(count):
+    for index in range(count):
         photo = photos_of(rng)
         reader = Reader(_specs(photo.truth), config)
         if two_markers:
@@ -167,7 +175,8 @@ def run(photos_of, count: int, seed: int, keep: bool = False,
         timings.append(time.perf_counter() - start)
         counts["photos"] += 1
         for truth, mat in zip(photo.truth["mats"], observation.mats, strict=True):
-            score_mat(truth, mat, counts)
+            score_mat(truth, mat, counts,
+                      None if show_misses is None else f"{show_misses} photo {index}")
             if mat["found"] and "mat_to_image" in truth:
                 lattice.append(lattice_error(truth, photo.truth["params"],
                                              observation.poses[mat["id"]]))
@@ -235,6 +244,8 @@ def main() -> None:
                         help="do not refine lattices from the grid lines (to compare)")
     parser.add_argument("--two-markers", action="store_true",
                         help="report only each mat's TL and BR markers (no lens estimate)")
+    parser.add_argument("--show-misses", action="store_true",
+                        help="print each visible tag missed and each false tag, by photo")
     arguments = parser.parse_args()
     config = replace(DEFAULT_CONFIG, lattice_min_markers=99) if arguments.no_lattice else (
         DEFAULT_CONFIG)
@@ -254,12 +265,14 @@ def main() -> None:
             single = arguments.per_condition or max(1, arguments.count // 3)
             for offset, condition in enumerate(ALL_CONDITIONS):
                 counts, _ = run(lambda rng, c=condition: realistic_photo(rng, (c,)), single,
-                                arguments.seed + 1 + offset, **options)
+                                arguments.seed + 1 + offset, **options,
+                                show_misses=condition if arguments.show_misses else None)
                 print(accuracy_line(condition, counts))
         else:
             conditions = tuple(arguments.conditions.split(","))
         counts, kept = run(lambda rng: realistic_photo(rng, conditions), arguments.count,
-                           arguments.seed, keep=True, **options)
+                           arguments.seed, keep=True, **options,
+                           show_misses="all" if arguments.show_misses else None)
         print(accuracy_line("all at once" if arguments.conditions is None
                             else arguments.conditions, counts))
     all_cores = _all_cores_ms(kept)

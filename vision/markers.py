@@ -14,7 +14,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -27,9 +27,15 @@ _LAST_MAT_MARKER = 4 * MAX_MAT_NUMBER + 3
 
 @dataclass
 class Detections:
-    """Marker corners found in one image, by id: a 4×2 array each (ArUco corner order)."""
+    """Marker corners found in one image, by id: a 4×2 array each (ArUco corner order).
+
+    An id seen more than once is not in ``corners``; a tag id's copies are kept
+    in ``repeated`` (a loose sticker beside the mats may share a piece's id),
+    for the reader to tell which copy lies on a mat (:func:`vision.tags.tag_on_some_mat`).
+    """
 
     corners: dict[int, np.ndarray]
+    repeated: dict[int, list[np.ndarray]] = field(default_factory=dict)
 
     def mat_markers(self) -> dict[int, np.ndarray]:
         """The corner markers of mats (ids 0..47)."""
@@ -148,12 +154,15 @@ class MarkerDetector:
             searched = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         found, ids, rejected = self._detector.detectMarkers(searched)
         corners: dict[int, np.ndarray] = {}
+        copies: dict[int, list[np.ndarray]] = {}
         for marker_id, points in zip([] if ids is None else ids.ravel().tolist(), found,
                                      strict=True):
-            if marker_id in corners:  # the same id twice: trust neither
-                corners[marker_id] = np.full((4, 2), np.nan)
-                continue
-            corners[marker_id] = (points.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5
+            copies.setdefault(marker_id, []).append(
+                (points.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5)
+        for marker_id, seen in copies.items():  # the same id twice: trust neither here
+            corners[marker_id] = seen[0] if len(seen) == 1 else np.full((4, 2), np.nan)
+        repeated = {i: seen for i, seen in copies.items()
+                    if len(seen) > 1 and FIRST_TAG_ID <= i <= LAST_TAG_ID}
         missing = {i for i in wanted if i <= _LAST_MAT_MARKER} - set(corners)
         if missing and rejected:
             squares = [(points.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5
@@ -162,7 +171,7 @@ class MarkerDetector:
                 corners.setdefault(marker_id, points)
         corners = {i: c for i, c in corners.items() if not np.isnan(c).any()}
         self._refine(grey, corners)
-        return Detections(corners)
+        return Detections(corners, repeated)
 
     def _rescue(self, grey: np.ndarray, squares: list[np.ndarray],
                 missing: set[int]) -> dict[int, np.ndarray]:

@@ -43,7 +43,7 @@ from vision.mats import (
     rectify,
 )
 from vision.quiet import quiet_stderr
-from vision.tags import tags_on_mat
+from vision.tags import tag_on_some_mat, tags_on_mat
 
 
 @dataclass
@@ -123,15 +123,22 @@ class Reader:
         observation = Observation([])
         lens = self._lens_for(markers, image.shape)
         grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        poses = {}
         for spec in self.specs:
             markers.update(self._look_beside_one(spec, markers, grey, lens))
             pose = locate_mat(image, spec, markers, self.config, lens)
-            pose = self._with_memory(spec, pose, markers, remembered or {})
-            if pose is None:
+            poses[spec.id] = self._with_memory(spec, pose, markers, remembered or {})
+        found = [(spec, poses[spec.id]) for spec in self.specs if poses[spec.id] is not None]
+        for tag_id, copies in detections.repeated.items():
+            piece = tag_on_some_mat(copies, found, self.config)
+            if piece is not None:
+                tags[tag_id] = piece
+        for spec in self.specs:
+            if poses[spec.id] is None:
                 observation.mats.append({"id": spec.id, "found": False})
                 continue
-            entry, observation.poses[spec.id] = self._read_mat((image, grey), spec, pose,
-                                                               tags, set(markers))
+            entry, observation.poses[spec.id] = self._read_mat((image, grey), spec,
+                                                               poses[spec.id], tags, set(markers))
             observation.mats.append(entry)
         return observation
 

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from vision.config import DEFAULT_CONFIG, ReaderConfig
-from vision.layout import MatSpec
+from vision.layout import FIRST_TAG_ID, MatSpec
 from vision.mats import MatPose
 
 
@@ -34,6 +34,28 @@ def tag_rotation(corners: np.ndarray) -> int:
     top = (corners[1] - corners[0]) + (corners[2] - corners[3])
     angle = math.degrees(math.atan2(top[1], top[0]))
     return round(angle / 90) % 4 * 90
+
+
+def tag_on_some_mat(copies: list[np.ndarray], mats: list[tuple[MatSpec, MatPose]],
+                    config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray | None:
+    """The one copy of a repeated tag id (image corners each) that lies on a found mat.
+
+    A piece's tag sits on a mat; a loose sticker of the same id beside the mats
+    is no piece. So when exactly one copy is a tag on some mat's grid that copy
+    is the piece's; when none or several are (two pieces claim one id), None.
+
+    >>> from vision.layout import MatSpec, square_corners
+    >>> spec, pose = MatSpec(1, 3, 3, "tags"), MatPose(np.diag([50.0, 50.0, 1.0]), 4)
+    >>> on, beside = square_corners((1.5, 1.5), 0.7) * 50, square_corners((5.5, 1.5), 0.7) * 50
+    >>> tag_on_some_mat([beside, on], [(spec, pose)]) is on
+    True
+    >>> tag_on_some_mat([on, on + 50], [(spec, pose)]) is None
+    True
+    """
+    placed = [corners for corners in copies
+              if any(tags_on_mat({FIRST_TAG_ID: corners}, spec, pose, config)
+                     for spec, pose in mats)]
+    return placed[0] if len(placed) == 1 else None
 
 
 def tags_on_mat(tags: dict[int, np.ndarray], spec: MatSpec, pose: MatPose,
