@@ -33,23 +33,12 @@ import numpy as np
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
+from benchmarks.reference import reference_seconds  # noqa: E402
 from rules.catalogue import default_catalogue  # noqa: E402
 from station.catalogue.config import CAMERA_FPS  # noqa: E402
 from station.catalogue.pieces import canonical_card  # noqa: E402
 from station.catalogue.rehearsal import Rehearsal, laid_card, teach  # noqa: E402
 from vision.layout import MatSpec  # noqa: E402
-
-
-def reference_seconds() -> float:
-    """A fixed workload (pure Python and numpy) timed now, to put the figures in scale."""
-    start = time.process_time()
-    total = 0
-    for value in range(400_000):
-        total += value * value % 7
-    matrix = np.arange(250_000, dtype=np.float64).reshape(500, 500)
-    for _ in range(5):
-        matrix = np.sqrt(matrix @ matrix.T % 1000.0)
-    return time.process_time() - start
 
 
 def spread(values: list[float]) -> str:

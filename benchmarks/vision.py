@@ -36,25 +36,11 @@ import numpy as np
 
 sys.path[0] = str(Path(__file__).resolve().parent.parent)  # not benchmarks/: vision.py shadows
 
+from benchmarks.reference import reference_line, reference_seconds  # noqa: E402
 from vision.config import DEFAULT_CONFIG, ReaderConfig  # noqa: E402
 from vision.layout import MatSpec  # noqa: E402
 from vision.mats import cells_near  # noqa: E402
 from vision.reader import Reader  # noqa: E402
-
-
-def reference_seconds() -> float:
-    """A fixed pure-Python + numpy workload (median of 3 runs), to scale timings by."""
-    runs = []
-    for _ in range(3):
-        start = time.perf_counter()
-        total = 0
-        for k in range(300_000):
-            total += k * k % 7
-        matrix = np.arange(250_000, dtype=np.float64).reshape(500, 500) / 1e5
-        for _ in range(5):
-            matrix = np.sin(matrix @ matrix.T / 500)
-        runs.append(time.perf_counter() - start)
-    return float(np.median(runs))
 
 
 def score_mat(truth: dict, seen: dict, counts: Counter, where: str | None = None) -> None:
@@ -251,7 +237,7 @@ def main() -> None:
         DEFAULT_CONFIG)
     options = {"config": config, "two_markers": arguments.two_markers}
     reference = reference_seconds()
-    print(f"reference workload: {reference * 1000:.0f} ms")
+    print(reference_line())
     if arguments.model == "render":
         from vision.render import render_photo
 
