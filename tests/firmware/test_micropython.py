@@ -92,82 +92,14 @@ BOARD = """
 import board, frames
 from outbox import Outbox
 
-class Cell:
-    def __init__(self):
-        self.n = 0
-    def read(self):
-        self.n += 1
-        return 1000 + self.n if self.n % 3 == 0 else None
+{cell}
 
-class Imu:
+class Imu:  # the MPU-6050: no acknowledge on I2C while the clock is in the silent window
     rate_hz = 100
     accel_lsb_per_g = 8192
     gyro_lsb_per_dps_x10 = 655
     def data_ready(self):
-        return True
-    def read_raw(self):
-        return (1, 2, 8192, 4, 5, 6)
-    def set_rate(self, hz):
-        self.rate_hz = hz
-
-class Port:
-    def __init__(self):
-        self.data = bytearray()
-    def write(self, data):
-        self.data.extend(data)
-        return len(data)
-
-clock = [0]
-def ticks_us():
-    return clock[0]
-def ticks_diff(a, b):
-    return a - b
-
-incoming = [frames.encode_command("tare", 1, samples=4)]
-port = Port()
-b = board.Board(Cell(), Imu(), Outbox(port, lambda: True),
-                lambda: incoming.pop() if incoming else b"", ticks_us, ticks_diff, b"\\xaa" * 8)
-for _ in range(300):
-    clock[0] += 5000
-    b.step()
-print(port.data.hex())
-"""
-
-
-def test_the_board_loop_runs_under_micropython(tmp_path: Path) -> None:
-    output = run_micropython(BOARD, tmp_path).strip()
-    found = frames.FrameReader().feed(bytes.fromhex(output))
-    kinds = [frame.kind for frame in found]
-    assert kinds[0] == frames.HELLO
-    assert frames.SAMPLE_IMU in kinds and frames.SAMPLE_LOAD in kinds and frames.STATUS in kinds
-    assert [frame.seq for frame in found] == list(range(len(found)))
-    calibration = next(frame for frame in found if frame.kind == frames.CALIBRATION)
-    assert frames.unpack_calibration(calibration.payload) == \
-        {"kind": "tare", "mean_counts": (1003 + 1006 + 1009 + 1012) // 4, "samples": 4,
-         "mass_mg": 0}
-    imu_times = [frame.board_us for frame in found if frame.kind == frames.SAMPLE_IMU]
-    assert {later - earlier for earlier, later in itertools.pairwise(imu_times)} == {10_000}
-
-
-FAILING_BOARD = """
-import board, frames
-from outbox import Outbox
-
-class Cell:  # the HX711: ready every other pass, then not at all from 0.5 s to 1.0 s
-    def __init__(self):
-        self.n = 0
-    def read(self):
-        self.n += 1
-        if 100 <= self.n < 200 or self.n % 2:
-            return None
-        return 1000 + self.n
-
-class Imu:  # the MPU-6050: no acknowledge on I2C from 1.25 s to 1.5 s
-    rate_hz = 100
-    accel_lsb_per_g = 8192
-    gyro_lsb_per_dps_x10 = 655
-    def data_ready(self):
-        if 1250000 <= clock[0] < 1500000:
+        if {silent_from} <= clock[0] < {silent_until}:
             raise OSError(19)
         return True
     def read_raw(self):
@@ -183,21 +115,71 @@ class Port:
         return len(data)
 
 clock = [0]
+incoming = [bytes.fromhex("{commands}")]
 port = Port()
-b = board.Board(Cell(), Imu(), Outbox(port, lambda: True), lambda: b"",
-                lambda: clock[0], lambda a, b: a - b, b"\\xaa" * 8)
-for _ in range(400):
+b = board.Board(Cell(), Imu(), Outbox(port, lambda: True),
+                lambda: incoming.pop() if incoming else b"", lambda: clock[0],
+                lambda a, b: a - b, b"\\xaa" * 8)
+for _ in range({passes}):
     clock[0] += 5000
     b.step()
 print(port.data.hex())
 """
 
 
+def run_board(cell: str, passes: int, tmp_path: Path, *, commands: bytes = b"",
+              imu_silent_us: tuple[int, int] = (0, 0)) -> list[frames.Frame]:
+    """The frames the board loop sends under MicroPython in ``passes`` passes 5 ms apart.
+
+    ``cell`` defines the load cell's class ``Cell``; ``commands`` wait from the host at
+    the first pass; the IMU does not answer while the clock is in ``imu_silent_us``.
+    """
+    script = BOARD.format(cell=cell, commands=commands.hex(), passes=passes,
+                          silent_from=imu_silent_us[0], silent_until=imu_silent_us[1])
+    return frames.FrameReader().feed(bytes.fromhex(run_micropython(script, tmp_path).strip()))
+
+
+STEADY_CELL = """
+class Cell:  # the HX711: ready every third pass
+    def __init__(self):
+        self.n = 0
+    def read(self):
+        self.n += 1
+        return 1000 + self.n if self.n % 3 == 0 else None
+"""
+
+
+def test_the_board_loop_runs_under_micropython(tmp_path: Path) -> None:
+    found = run_board(STEADY_CELL, 300, tmp_path,
+                      commands=frames.encode_command("tare", 1, samples=4))
+    kinds = [frame.kind for frame in found]
+    assert kinds[0] == frames.HELLO
+    assert frames.SAMPLE_IMU in kinds and frames.SAMPLE_LOAD in kinds and frames.STATUS in kinds
+    assert [frame.seq for frame in found] == list(range(len(found)))
+    calibration = next(frame for frame in found if frame.kind == frames.CALIBRATION)
+    assert frames.unpack_calibration(calibration.payload) == \
+        {"kind": "tare", "mean_counts": (1003 + 1006 + 1009 + 1012) // 4, "samples": 4,
+         "mass_mg": 0}
+    imu_times = [frame.board_us for frame in found if frame.kind == frames.SAMPLE_IMU]
+    assert {later - earlier for earlier, later in itertools.pairwise(imu_times)} == {10_000}
+
+
+FAILING_CELL = """
+class Cell:  # the HX711: ready every other pass, then not at all from 0.5 s to 1.0 s
+    def __init__(self):
+        self.n = 0
+    def read(self):
+        self.n += 1
+        if 100 <= self.n < 200 or self.n % 2:
+            return None
+        return 1000 + self.n
+"""
+
+
 def test_the_board_reports_its_own_sensor_faults_under_micropython(tmp_path: Path) -> None:
     from hardware.capture import SampleAssembler
 
-    found = frames.FrameReader().feed(bytes.fromhex(run_micropython(FAILING_BOARD,
-                                                                    tmp_path).strip()))
+    found = run_board(FAILING_CELL, 400, tmp_path, imu_silent_us=(1_250_000, 1_500_000))
     assembler = SampleAssembler(None)
     arrived = {}  # a fault -> the newest sample's board time when its STATUS came
     newest = 0
