@@ -10,7 +10,6 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -21,28 +20,11 @@ from station.api.deps import Services
 from station.api.pages import matching
 from station.config import Settings
 from station.games.words import describe_action
-from tests.conftest import REPO, require_tool
+from tests.conftest import REPO
+from tests.station.browser import SIZES, browser_page, expect
 from tests.station.conftest import TOKEN
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900},
-         "projector": {"width": 1920, "height": 1080}}
-
-
-def browser_tools() -> tuple[str, Any]:
-    """Debian's chromium and Playwright's sync API: skipped locally when one is missing, a
-    failure in CI (``PACKREF_REQUIRE_ALL``)."""
-    chromium = require_tool("chromium")
-    try:
-        import playwright.sync_api as playwright_api
-    except ImportError:
-        if os.environ.get("PACKREF_REQUIRE_ALL"):
-            pytest.fail("playwright is not installed (make setup installs it)")
-        pytest.skip("playwright is not installed")
-    return chromium, playwright_api
 
 
 @contextlib.contextmanager
@@ -89,7 +71,6 @@ def scoring_action(state, player: str) -> dict:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
                                               tmp_path: Path) -> None:
-    chromium, playwright_api = browser_tools()
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -100,11 +81,7 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
         state.apply(action)
         api.post("/api/tables/t1/observations", json={
             "observation": {"kind": "declared", "action": action}}).raise_for_status()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+    with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")  # the WebSocket is open
         ana = page.locator('td.total[data-player="Ana"]')
@@ -126,8 +103,7 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
             "expected => document.querySelector('td.total[data-player=\"Ana\"]')"
             ".textContent === expected", arg=expected, timeout=5000)
         # said politely to a screen reader; the boards described; the live dot in words
-        playwright_api.expect(page.locator("#score-news")).to_contain_text(
-            f"Ana now has {expected} points")
+        expect(page.locator("#score-news")).to_contain_text(f"Ana now has {expected} points")
         assert page.locator("#score-news").get_attribute("aria-live") == "polite"
         label = page.locator("svg.grid").first.get_attribute("aria-label")
         assert label.startswith("Ana: ") and " rows by " in label and "row 1, column 1" in label
@@ -140,8 +116,6 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
                              " '::after').content") == '"live"'
         screenshot = tmp_path / f"live-table-{size}.png"
         page.screenshot(path=str(screenshot), full_page=True)
-        browser.close()
-    assert script_errors == []
     assert screenshot.stat().st_size > 10_000
     if os.environ.get("PACKREF_SCREENSHOTS"):
         shutil.copy(screenshot, Path(os.environ["PACKREF_SCREENSHOTS"]) / screenshot.name)
@@ -150,7 +124,6 @@ def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
 @pytest.mark.parametrize("size", list(SIZES))
 def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, size: str,
                                                              tmp_path: Path) -> None:
-    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tournaments", json={"name": "Spring Cup", "players": ["Ana", "Ben", "Dee"],
                                        "tie_breakers": ["wins", "points"]}).raise_for_status()
@@ -160,11 +133,7 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, s
     def standings(page) -> list[str]:
         return page.locator("#standings tbody tr").all_inner_texts()
 
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+    with browser_page(viewport=SIZES[size]) as page:
         sent: list[tuple[str, str, str | None, str | None]] = []
         page.on("request", lambda r: sent.append(
             (r.method, r.url, r.post_data, r.headers.get("authorization"))))
@@ -180,8 +149,8 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, s
         page.get_by_label("Organiser token").fill("not-the-token")
         page.get_by_role("button", name="Save result").click()
         message = page.locator("#result-message")
-        playwright_api.expect(message).to_contain_text("Not saved (401)")
-        playwright_api.expect(message).to_contain_text("writes need the organiser's token")
+        expect(message).to_contain_text("Not saved (401)")
+        expect(message).to_contain_text("writes need the organiser's token")
         page.wait_for_timeout(800)
         assert standings(page) == before
         assert api.get("/api/tournaments/spring-cup").json()["rounds"][0]["games"][0][
@@ -192,23 +161,22 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, s
         # the right token: saved, and the standings change live
         page.get_by_label("Organiser token").fill(TOKEN)
         page.get_by_role("button", name="Save result").click()
-        playwright_api.expect(message).to_contain_text("Saved: game")
+        expect(message).to_contain_text("Saved: game")
         first = page.locator("#standings tbody tr").first
-        playwright_api.expect(first).to_contain_text("Dee")
-        playwright_api.expect(first).to_contain_text("31")
+        expect(first).to_contain_text("Dee")
+        expect(first).to_contain_text("31")
         assert standings(page) != before
-        playwright_api.expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
+        expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
         assert page.evaluate("localStorage.getItem('packref-token')") == TOKEN  # one for all pages
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         screenshot = tmp_path / f"tournament-result-{size}.png"
         page.screenshot(path=str(screenshot), full_page=True)
 
         page.reload()  # the token is kept in this browser ...
-        playwright_api.expect(page.get_by_label("Organiser token")).to_have_value(TOKEN)
+        expect(page.get_by_label("Organiser token")).to_have_value(TOKEN)
         api.post("/api/tables", json={"name": "Table 1", "id": "t1"}).raise_for_status()
         page.goto(f"{live_server}/tables/t1")  # ... for every page: the table's referee too
-        playwright_api.expect(page.get_by_label("organiser token")).to_have_value(TOKEN)
-        browser.close()
+        expect(page.get_by_label("organiser token")).to_have_value(TOKEN)
     result = api.get("/api/tournaments/spring-cup").json()["rounds"][0]["games"][0]["result"]
     assert result["scores"] == {"Dee": 31, "Ana": 27} and result["winners"] == ["Dee"]
     assert result["source"] == "hand"
@@ -216,7 +184,6 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, s
         assert TOKEN not in url and TOKEN not in (body or ""), (method, url)
         if authorization:
             assert (method, url.endswith(f"/games/{game['id']}/result")) == ("PUT", True)
-    assert script_errors == []
     assert screenshot.stat().st_size > 10_000
     if os.environ.get("PACKREF_SCREENSHOTS"):
         for name in (screenshot.name, "result-refused.png"):
@@ -224,61 +191,48 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, s
 
 
 def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: str) -> None:
-    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
         "game": draw_game, "players": ["Ana", "Ben"], "deal": "table"}}).raise_for_status()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+    with browser_page(viewport={"width": 1280, "height": 900}) as page:
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
         picker = page.get_by_label("Pick what was drawn or turned up")
-        playwright_api.expect(picker.locator("option")).to_have_count(3)
+        expect(picker.locator("option")).to_have_count(3)
         assert picker.locator("option").all_inner_texts() == [
             "card c1 (2 unseen)", "card c2 (2 unseen)", "card c3"]
-        playwright_api.expect(page.locator("#reveal-why")).to_contain_text("waits")
+        expect(page.locator("#reveal-why")).to_contain_text("waits")
         page.locator("#referee > summary").click()  # the token lives with the referee's tools
         page.get_by_label("organiser token").fill(TOKEN)
         picker.select_option(label="card c3")
         page.get_by_role("button", name="reveal", exact=True).click()
-        playwright_api.expect(page.locator("#reveal-box")).to_be_hidden()  # nothing to reveal
-        browser.close()
+        expect(page.locator("#reveal-box")).to_be_hidden()  # nothing to reveal
     state = api.get("/api/tables/t1").json()["game"]["state"]
     assert state["face_up"] == "c3"
-    assert script_errors == []
 
 
 def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: str,
                                                                  tmp_path: Path) -> None:
-    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     for number in (1, 2):
         api.post("/api/tables", json={"name": f"Table {number}", "id": f"t{number}"})
     api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
                                                                   "Eve"]}).raise_for_status()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page()
+    with browser_page() as page:
         page.add_init_script("window.print = () => { window.printed = true; };")
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
         page.goto(f"{live_server}/tournaments/cup")
         page.wait_for_selector("#live-status.on")
         page.get_by_label("Organiser token").fill(TOKEN)
         page.locator("#pair-game").fill("small-warehouse")
         page.get_by_role("button", name="Pair and start").click()
-        playwright_api.expect(page.locator("#pair-message")).to_contain_text(
-            "Round 1 paired: 2 games, bye: ")
-        playwright_api.expect(page.locator("#rounds")).to_contain_text("bye (a win)")
+        expect(page.locator("#pair-message")).to_contain_text("Round 1 paired: 2 games, bye: ")
+        expect(page.locator("#rounds")).to_contain_text("bye (a win)")
         page.locator(".print-slips").first.click()
         assert page.evaluate("window.printed") is True
         page.emulate_media(media="print")
         slips = page.locator("#slips .slip")
-        playwright_api.expect(slips).to_have_count(3)  # two games and the bye
-        playwright_api.expect(slips.first).to_contain_text("Table t")
+        expect(slips).to_have_count(3)  # two games and the bye
+        expect(slips.first).to_contain_text("Table t")
         assert not page.locator("#standings").is_visible()
         page.screenshot(path=str(tmp_path / "slips.png"), full_page=True)
         page.emulate_media(media="screen")
@@ -287,41 +241,33 @@ def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: st
         game = next(g for g in paired if g["table"] == "t1")
         api.put(f"/api/tournaments/cup/games/{game['id']}/result",
                 json={"scores": {game["players"][0]: 30, game["players"][1]: 20}})
-        table = browser.new_page()
+        table = page.context.browser.new_page()
         table.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
         table.goto(f"{live_server}/tables/t1")
         box = table.locator("#confirm")
-        playwright_api.expect(box).to_contain_text("Tournament result")
+        expect(box).to_contain_text("Tournament result")
         box.locator(f"button[data-player='{game['players'][1]}'][data-agree='']").click()
-        playwright_api.expect(box).to_contain_text("The organiser has been told")
-        playwright_api.expect(page.locator("#disputes")).to_contain_text(
+        expect(box).to_contain_text("The organiser has been told")
+        expect(page.locator("#disputes")).to_contain_text(
             f"{game['players'][1]} disagrees with the final scores")
         page.screenshot(path=str(tmp_path / "tournament-organiser.png"), full_page=True)
-        browser.close()
-    assert script_errors == []
 
 
 def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str) -> None:
-    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
         "game": "small-warehouse", "players": ["Ana", "Ben"], "deal": "table"}}
              ).raise_for_status()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+    with browser_page(viewport={"width": 1280, "height": 900}) as page:
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
         options = page.get_by_label("Pick what was drawn or turned up").locator("option")
-        playwright_api.expect(options.first).to_have_text("Ana's starting card: c01")
-        browser.close()
+        expect(options.first).to_have_text("Ana's starting card: c01")
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str, size: str,
                                                                tmp_path: Path) -> None:
-    chromium, playwright_api = browser_tools()
-    expect = playwright_api.expect
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
                                                                   "Eve"]}).raise_for_status()
@@ -329,11 +275,7 @@ def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str,
                     json={"round": 1, "players": ["Ana", "Ben", "Cas"]}).json()
     other = api.post("/api/tournaments/cup/games",
                      json={"round": 1, "players": ["Dee", "Eve"]}).json()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+    with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/tournaments/cup")
         page.wait_for_selector("#live-status.on")
         rounds = page.locator("#rounds")
@@ -378,17 +320,13 @@ def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str,
         expect(preview).to_have_text("On saving: Ben wins (the highest total).")
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         page.screenshot(path=str(tmp_path / f"tournament-correction-{size}.png"), full_page=True)
-        browser.close()
     result = api.get("/api/tournaments/cup").json()["rounds"][0]["games"][0]["result"]
     assert result["scores"] == {"Ana": 31, "Ben": 40, "Cas": 31}
     assert result["winners"] == ["Ben"]
-    assert script_errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: str) -> None:
-    chromium, playwright_api = browser_tools()
-    expect = playwright_api.expect
     players = ["Ana", "Ben"]
     state = get_game("removal").new_game(players, seed=3)
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -400,11 +338,7 @@ def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: s
         "observation": {"kind": "declared", "action": load}}).raise_for_status()
     loaded = (f"Ana loaded the {names[load['item']]} at row {load['row'] + 1}, "
               f"column {load['col'] + 1}")
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+    with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
         expect(page.locator("#game-name")).to_have_text("Removal")
@@ -436,8 +370,6 @@ def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: s
         expect(page.locator("#flags")).to_contain_text("none")
         if size == "phone":
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        browser.close()
-    assert script_errors == []
 
 
 def axe_script() -> str:
@@ -483,7 +415,6 @@ def small_targets(page) -> list[str]:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_every_page_has_no_serious_accessibility_violation(live_server: str, size: str) -> None:
     """axe-core finds nothing serious; no page scrolls sideways; every tap target is 44 px."""
-    chromium, playwright_api = browser_tools()
     script = axe_script()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     for number, game in enumerate(("moving-day", "removal", "small-warehouse",
@@ -505,9 +436,7 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
              "/catalogue/moving-day", *(f"/tables/t{n}" for n in range(1, 5)),
              *(f"/tables/t{n}/projector" for n in range(1, 5))]
     problems, said = {}, {}
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
+    with browser_page(viewport=SIZES[size]) as page:
         for path in pages:
             page.goto(f"{live_server}{path}")
             page.wait_for_load_state("networkidle")
@@ -531,7 +460,6 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
             if path.startswith("/tables/") and not path.endswith("/projector"):
                 said[page.locator("#game-name").inner_text()] = page.locator(
                     "#legend").inner_text()
-        browser.close()
     assert problems == {}, "\n".join(f"{path}: {line[:300]}" for path, lines in problems.items()
                                       for line in lines)
     # each game by its name as people write it, with a legend of its own
@@ -552,8 +480,6 @@ def visible_board_area(page) -> float:
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str,
                                                                     size: str) -> None:
-    chromium, playwright_api = browser_tools()
-    expect = playwright_api.expect
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -565,9 +491,7 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
         api.post("/api/tables/t1/observations", json={
             "observation": {"kind": "declared", "action": action}}).raise_for_status()
     ranked = sorted(state.scores(), key=lambda s: -s.total)
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
+    with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/tables/t1/projector")
         page.wait_for_selector("#live-status.on")
         first = page.locator("#scores tbody tr").first
@@ -591,7 +515,7 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
         expect(page.locator("#review-banner")).to_be_hidden()
         api.post("/api/tables", json={"name": "Table 2", "id": "t2", "game": {
             "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
-        other = browser.new_page(viewport=SIZES[size])
+        other = page.context.browser.new_page(viewport=SIZES[size])
         other.goto(f"{live_server}/tables/t2/projector")  # all level at 0: nobody leads
         expect(other.locator("#scores tbody tr")).to_have_count(3)
         expect(other.locator("#scores")).to_contain_text("1. Ana")
@@ -601,23 +525,18 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
                  "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
         expect(page.locator("#review-banner")).to_be_visible()
         expect(page.locator("#review-banner")).to_contain_text("Under review")
-        browser.close()
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_tournament_projector_shows_round_progress_then_standings(live_server: str,
                                                                      size: str) -> None:
-    chromium, playwright_api = browser_tools()
-    expect = playwright_api.expect
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben", "Cas", "Dee",
                                                                   "Eve"]}).raise_for_status()
     first = api.post("/api/tournaments/cup/games",
                      json={"round": 1, "players": ["Ana", "Ben", "Cas"]}).json()
     api.post("/api/tournaments/cup/games", json={"round": 1, "players": ["Dee", "Eve"]})
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
+    with browser_page(viewport=SIZES[size]) as page:
         page.clock.install()
         page.goto(f"{live_server}/tournaments/cup/projector")
         page.wait_for_selector("#live-status.on")
@@ -636,13 +555,10 @@ def test_the_tournament_projector_shows_round_progress_then_standings(live_serve
         page.clock.run_for(12_500)
         expect(page.locator("#standings")).to_be_visible()
         expect(page.locator("#pairings")).to_be_hidden()
-        browser.close()
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_projector_marks_the_last_move_and_names_it(live_server: str, size: str) -> None:
-    chromium, playwright_api = browser_tools()
-    expect = playwright_api.expect
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
@@ -658,11 +574,7 @@ def test_the_projector_marks_the_last_move_and_names_it(live_server: str, size: 
         return action, words
 
     served = play()[1]
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+    with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/tables/t1/projector")
         assert page.locator("#last-move").inner_text() == f"Last move: {served}"
         page.wait_for_selector("#live-status.on")
@@ -681,24 +593,16 @@ def test_the_projector_marks_the_last_move_and_names_it(live_server: str, size: 
             label = figure.locator("svg.grid").get_attribute("aria-label")
             assert f"last move: row {box['row'] + 1}, column {box['col'] + 1}" in label
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
-        browser.close()
-    assert script_errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_front_page_follows_every_table_live(live_server: str, size: str) -> None:
-    chromium, playwright_api = browser_tools()
-    expect = playwright_api.expect
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
         "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+    with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/")
         page.wait_for_selector("#live-status.on")  # the dot is live, and says so in words
         assert page.evaluate("getComputedStyle(document.querySelector('#live-status .live-text'),"
@@ -722,15 +626,11 @@ def test_the_front_page_follows_every_table_live(live_server: str, size: str) ->
         api.post("/api/tables", json={"name": "Table 2", "id": "t2"}).raise_for_status()
         expect(page.locator(".card[data-table='t2']")).to_contain_text("no game yet")
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
-        browser.close()
-    assert script_errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_referee_finds_any_of_hundreds_of_legal_actions_by_its_words(live_server: str,
                                                                           size: str) -> None:
-    chromium, playwright_api = browser_tools()
-    expect = playwright_api.expect
     players = ["Ana", "Ben"]
     state = get_game("removal").new_game(players, seed=3)
     legal = state.legal_actions()
@@ -740,11 +640,7 @@ def test_the_referee_finds_any_of_hundreds_of_legal_actions_by_its_words(live_se
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
         "game": "removal", "players": players, "seed": 3}}).raise_for_status()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport=SIZES[size])
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
+    with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
         page.locator("#referee > summary").click()
@@ -765,7 +661,13 @@ def test_the_referee_finds_any_of_hundreds_of_legal_actions_by_its_words(live_se
         expect(page.locator("#recent")).to_contain_text(f"Referee's correction: {words}")
         if size == "phone":
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        browser.close()
     assert api.get("/api/tables/t1").json()["game"]["state"] is not None
     assert api.get("/api/tables/t1").json()["game"]["actions"] == 1
-    assert script_errors == []
+
+
+def test_a_script_error_on_the_page_fails_the_browser_test() -> None:
+    """What every browser test relies on: ``browser_page`` does not let a script error pass."""
+    with (pytest.raises(pytest.fail.Exception, match=r"a script on the page threw: .*boom"),
+          browser_page() as page):
+        page.set_content("<script>throw new Error('boom')</script>")
+        page.wait_for_timeout(100)

@@ -11,14 +11,9 @@ import pytest
 
 from station.api import build_services
 from station.config import AdviceSettings, Settings
+from tests.station.browser import browser_page, expect
 from tests.station.conftest import TOKEN
-from tests.station.test_browser import (
-    CHROMIUM_ARGS,
-    axe_script,
-    axe_violations,
-    browser_tools,
-    served,
-)
+from tests.station.test_browser import axe_script, axe_violations, served
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 WAIT_MS = 60_000  # the first answer waits for the worker process to start
@@ -39,17 +34,12 @@ def bar(page) -> dict[str, str]:
 
 
 def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server: str) -> None:
-    chromium, playwright_api = browser_tools()
     script = axe_script()
     api = httpx.Client(base_url=advised_server, headers=AUTH, timeout=10)
     api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
         "game": "small-warehouse", "players": ["Ana", "Ben"], "seed": 5}}).raise_for_status()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
+    with browser_page(viewport={"width": 1280, "height": 900}) as page:
         page.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
-        script_errors: list[str] = []
-        page.on("pageerror", lambda error: script_errors.append(str(error)))
         page.goto(f"{advised_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
         page.wait_for_selector("#advice:not([hidden]):not(.updating)", timeout=WAIT_MS)
@@ -70,7 +60,7 @@ def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server:
 
         page.locator("#hints-switch").check()
         page.wait_for_selector("#hints li", timeout=WAIT_MS)
-        playwright_api.expect(page.locator("#hints-message")).to_have_text("Hints are on.")
+        expect(page.locator("#hints-message")).to_have_text("Hints are on.")
         hints = page.locator("#hints li").all_inner_texts()
         assert 1 <= len(hints) <= 3 and all(text.startswith("Ben placed card ") for text in hints)
         assert api.get("/api/tables/t1/hints").json()["on"] is True
@@ -81,31 +71,25 @@ def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server:
         page.wait_for_selector("#hints", state="hidden")
         assert api.get("/api/tables/t1/hints").json()["on"] is False
 
-        projector = browser.new_page(viewport={"width": 1920, "height": 1080})
+        projector = page.context.browser.new_page(viewport={"width": 1920, "height": 1080})
         projector.goto(f"{advised_server}/tables/t1/projector")
         projector.wait_for_selector("#advice:not([hidden])")
         assert list(bar(projector)) == ["Ana", "Ben"]
         assert projector.locator("#hints-switch").count() == 0
         found = axe_violations(projector, script)
         assert found == [], found
-        browser.close()
-    assert script_errors == []
 
 
 def test_the_organiser_allows_hints_on_the_tournament_page(advised_server: str) -> None:
     live_server = advised_server
-    chromium, playwright_api = browser_tools()
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben"]})
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page()
+    with browser_page() as page:
         page.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
         page.goto(f"{live_server}/tournaments/cup")
         page.get_by_label("allow the best moves of the player to act").check()
-        playwright_api.expect(page.locator("#allow-hints-message")).to_have_text(
+        expect(page.locator("#allow-hints-message")).to_have_text(
             "Hints are allowed at this tournament's tables.")
         assert api.get("/api/tournaments/cup").json()["allow_hints"] is True
         page.goto(f"{live_server}/tournaments/cup/projector")
         assert page.locator("#allow-hints").count() == 0
-        browser.close()

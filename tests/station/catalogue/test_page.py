@@ -6,26 +6,18 @@ import json
 
 import httpx
 
+from tests.station.browser import browser_page
 from tests.station.conftest import TOKEN
-from tests.station.test_browser import (  # noqa: F401 (live_server: a fixture)
-    CHROMIUM_ARGS,
-    browser_tools,
-    live_server,
-)
+from tests.station.test_browser import live_server  # noqa: F401 (a fixture)
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def test_the_page_walks_through_the_pieces(live_server, settings):  # noqa: F811
-    chromium, playwright_api = browser_tools()
     learnt = {"game": "moving-day", "boxes": [{"tag": 60 + n} for n in range(3)]}
     httpx.put(f"{live_server}/api/catalogues/moving-day", json=learnt, headers=AUTH,
               timeout=10).raise_for_status()
-    with playwright_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+    with browser_page(viewport={"width": 390, "height": 844}) as page:
         page.goto(f"{live_server}/catalogue/moving-day")
         assert page.locator("#position").inner_text().strip() == "1 of 3"
         page.fill("#organiser-token", TOKEN)
@@ -41,8 +33,6 @@ def test_the_page_walks_through_the_pieces(live_server, settings):  # noqa: F811
         page.wait_for_function("document.getElementById('message').textContent === 'Saved.'")
         assert page.locator("#position").inner_text().strip() == "2 of 3"
         assert page.locator("#open-count").inner_text() == "10"
-        browser.close()
-    assert errors == []
     saved = json.loads((settings.data_dir / "catalogues" / "moving-day.json").read_text())
     assert saved["boxes"][0] == {"tag": 60, "type": "books", "colour": "red", "fragile": True,
                                  "weight": 6, "points": 2}
