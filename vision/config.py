@@ -51,6 +51,11 @@ class ReaderConfig:
     #: A mat seen through one marker: its other markers are looked for where that
     #: marker's pose puts them, their corners refined by at most this share of a side.
     look_max_shift: float = 0.3
+    #: A decoded tag counts only when its white bits are brighter than its black
+    #: ones (frame included) by this (0..255, means): a card washed by glare into a
+    #: smooth grey square can decode by chance, with almost no contrast (10 on
+    #: tuning seed 2002 #15; the real tags of the tuning photos: 51 and over).
+    tag_min_contrast: float = 30.0
 
     # -- mat pose (vision.mats) -------------------------------------------------
     #: RANSAC reprojection threshold, in pixels of the full image.
@@ -193,7 +198,7 @@ class ReaderConfig:
     #: A cell takes a class when this share of its pixels belong to it ...
     cell_class_share: float = 0.85
     #: ... its mean colour is at most this far from the class colour ...
-    cell_mean_distance: float = 34.0
+    cell_mean_distance: float = 46.0
     #: Colour distances to a class are divided by its brightness (max channel)
     #: relative to the empty grey, but by no less than this.
     dark_tolerance_floor: float = 0.5

@@ -104,6 +104,13 @@ def _masks(candidates: Collection[int]) -> tuple[list[tuple[int, int]], np.ndarr
     return _MASKS[key]
 
 
+def _contrast(bits: np.ndarray, marker_id: int) -> float:
+    """How much brighter a square's bits (6×6, upright) are where ``marker_id`` prints
+    white than where it prints black (its frame included)."""
+    white = _pattern(marker_id)
+    return float(bits[white].mean() - bits[~white].mean())
+
+
 def _pattern_match(bits: np.ndarray, candidates: Collection[int], min_separation: float,
                    min_contrast: float) -> tuple[int, int] | None:
     """(id, turn) of the one candidate marker whose white bits are all clearly brighter
@@ -169,9 +176,15 @@ class MarkerDetector:
                        for points in rejected]
             for marker_id, points in self._rescue(grey, squares, missing).items():
                 corners.setdefault(marker_id, points)
-        corners = {i: c for i, c in corners.items() if not np.isnan(c).any()}
+        corners = {i: c for i, c in corners.items() if not np.isnan(c).any()
+                   and (i <= _LAST_MAT_MARKER or self._contrasted(grey, i, c))}
         self._refine(grey, corners)
         return Detections(corners, repeated)
+
+    def _contrasted(self, grey: np.ndarray, tag_id: int, square: np.ndarray) -> bool:
+        """Whether a decoded tag shows its pattern with real contrast (not a smooth patch)."""
+        bits = _bit_levels(grey, square, self.config.bit_cell_pixels)
+        return _contrast(bits, tag_id) >= self.config.tag_min_contrast
 
     def _rescue(self, grey: np.ndarray, squares: list[np.ndarray],
                 missing: set[int]) -> dict[int, np.ndarray]:
