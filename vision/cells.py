@@ -270,6 +270,21 @@ def _neighbours(mask: np.ndarray) -> np.ndarray:
     return grown & ~mask
 
 
+def _with_seen_empty(references: dict[str, np.ndarray], pixels: np.ndarray,
+                     labels: np.ndarray) -> dict[str, np.ndarray]:
+    """``references`` with the empty class's looks as seen in this photo added: the
+    mean colour of each cell read as ``.``.
+
+    A cast or a shadow moves the empty grey away from its printed colour, towards
+    the shadow an arm casts on the white border; the intruder is then not followed
+    over the empty cells of that look (tuning seed 2005 #23: 20 empty cells ``?``).
+    """
+    seen = pixels[labels == "."].mean(axis=1)
+    if len(seen) == 0:
+        return references
+    return {**references, ".": np.vstack([references["."], seen]).astype(np.float32)}
+
+
 def intruded_cells(pixels: np.ndarray, intruder: np.ndarray, entry: np.ndarray,
                    references: dict[str, np.ndarray], config: ReaderConfig) -> np.ndarray:
     """rows×cols: the cells an intruder covers, followed from where it crossed the border.
@@ -658,7 +673,8 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     else:
         labels = _tags_cells(pixels, np.broadcast_to(_EMPTY, pixels.shape), config)
     entry = _entry_cells(spec, crossed, set(hidden_corners))
-    labels = np.where(intruded_cells(pixels, intruder, entry, references, config), "?", labels)
+    known = _with_seen_empty(references, pixels, labels)
+    labels = np.where(intruded_cells(pixels, intruder, entry, known, config), "?", labels)
     washed = washed_cells(rectified_rgb, normalised, spec, ppc, config, tag_cells)
     looks = dict(references) if spec.kind == "colour" else {".": empty_mean}
     hidden = glare_hidden(labels, pixels, washed, spec.kind, looks, config,
