@@ -118,11 +118,11 @@ class Reader:
         """Read one BGR image; ``remembered`` poses stand in for mats whose markers are hidden."""
         if image is None or image.ndim != 3 or image.size == 0:
             raise ImageError("not a colour image")
-        detections = self.detector.detect(image, self._marker_ids)
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        detections = self.detector.detect(grey, self._marker_ids)
         markers, tags = detections.mat_markers(), detections.tags()
         observation = Observation([])
         lens = self._lens_for(markers, image.shape)
-        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         poses = {}
         for spec in self.specs:
             markers.update(self._look_beside_one(spec, markers, grey, lens))
