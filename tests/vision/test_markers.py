@@ -1,4 +1,5 @@
-"""Finding markers: a blurred mat marker the detector cannot decode is rescued, nothing else."""
+"""Finding markers: a blurred mat marker the detector cannot decode is rescued, nothing else;
+a tag without contrast is no tag."""
 
 from __future__ import annotations
 
@@ -56,3 +57,19 @@ def test_a_pattern_matches_only_when_every_white_bit_is_clearly_brighter() -> No
     bits[3, 2] = 100.0  # a black bit brighter than a white one: not this marker
     assert _pattern_match(bits, {35}, 0.15, 40.0) is None
     assert _pattern_match(np.full((6, 6), 120.0), {35}, 0.15, 40.0) is None  # no contrast
+
+
+def _faint_tag(tag_id: int, dark: int, light: int) -> np.ndarray:
+    """A tag printed in two greys on white paper, slightly blurred."""
+    image = np.full((800, 800), 235, np.uint8)
+    picture = cv2.aruco.generateImageMarker(_DICTIONARY, tag_id, 60)
+    image[370:430, 370:430] = np.where(picture > 127, light, dark)
+    return cv2.GaussianBlur(image, (0, 0), 0.8)
+
+
+def test_a_tag_decoded_from_a_square_without_contrast_is_dropped() -> None:
+    # a glare-washed card: a smooth grey square whose faint shading decodes by chance
+    washed = _faint_tag(117, 120, 140)
+    assert cv2.aruco.ArucoDetector(_DICTIONARY).detectMarkers(washed)[1].ravel().tolist() == [117]
+    assert MarkerDetector().detect(washed).tags() == {}
+    assert sorted(MarkerDetector().detect(_faint_tag(117, 30, 220)).tags()) == [117]

@@ -57,6 +57,17 @@ def test_an_arm_crossing_the_border_makes_its_cells_unknown_on_a_tags_mat() -> N
     assert classify_cells(image, spec, PPC) == [".?..", ".?..", ".?.."]
 
 
+def test_an_arms_shadow_like_the_empty_grey_does_not_swallow_the_empty_cells() -> None:
+    # under a cast the empty grey sits 25 from its printed colour; the arm's shadow on
+    # the border, 40 from it, is within reach of the cells' own look
+    spec = MatSpec(0, 5, 6, "tags")
+    image = flat_mat(spec, ["......"] * 5)
+    image[PPC:-PPC, PPC:-PPC] = (185, 190, 200)
+    image[-PPC:, -3 * PPC:] = image[-3 * PPC:, -PPC:] = (175, 180, 195)  # the shadow
+    image[4 * PPC + 4:, 6 * PPC + 4:] = (150, 95, 70)  # the arm, up the last column
+    assert classify_cells(image, spec, PPC) == ["......"] * 3 + [".....?"] * 2
+
+
 def test_tag_cells_are_covered_on_a_tags_mat() -> None:
     spec = MatSpec(0, 1, 3, "tags")
     image = flat_mat(spec, ["..."])
