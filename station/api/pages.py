@@ -14,10 +14,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from station.api.deps import ServicesDep, SessionDep, StationDep
+from station.api.deps import OrganiserReadDep, ServicesDep, SessionDep, StationDep
 from station.games import game_records
 from station.games.words import describe_action
 from station.live.advisor import public_message
+from station.live.table import public_legal_actions
 from station.tournament import service
 
 LEGAL_CHOICES = 300  # the most legal actions offered in the correction picker
@@ -77,15 +78,17 @@ def matching(words: str, query: str) -> bool:
 
 @router.get("/tables/{table_id}/legal-choices", response_class=HTMLResponse)
 def legal_choices(request: Request, table_id: str, station: StationDep,
-                  q: str = "") -> HTMLResponse:
+                  organiser: OrganiserReadDep, q: str = "") -> HTMLResponse:
     """The referee's correction picker: the legal actions now, each in words (options);
     ``q`` keeps those whose words hold each of its words, so any legal action can be found
-    however many there are (the list shows at most ``LEGAL_CHOICES`` at once)."""
+    however many there are (the list shows at most ``LEGAL_CHOICES`` at once). Without
+    the organiser's token, as the table sees them (:func:`public_legal_actions`)."""
     live = station.table(table_id)
     state = None if live.current is None else live.current.state
-    actions = [] if state is None or state.is_over() else state.legal_actions()
+    actions = [] if state is None or state.is_over() else (
+        state.legal_actions() if organiser else public_legal_actions(state))
     # moves to choose from, not made yet: a speculation names its card (as the hints do)
-    said = [(describe_action(state, action, face_up=True), action) for action in actions]
+    said = [(describe_action(state, action, face_up=organiser), action) for action in actions]
     found = [choice for choice in said if matching(choice[0], q)]
     return _render(request, "_legal_choices.html", choices=found[:LEGAL_CHOICES],
                    total=len(actions), matched=len(found), query=q.strip())

@@ -35,7 +35,7 @@ from station.catalogue.copy import checked_copy
 from station.games.views import labelled_outcomes
 from station.jsonin import Node
 from station.live.advisor import public_message
-from station.live.table import TableRefusal, chance_summary
+from station.live.table import TableRefusal, chance_summary, public_legal_actions
 from station.store.models import INTEGER_MAX
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -120,13 +120,16 @@ def read_events(table_id: TableId, station: StationDep, organiser: OrganiserRead
 
 
 @router.get("/tables/{table_id}/legal-actions", **documented(LegalActions, *READ))
-def legal_actions(table_id: TableId, station: StationDep,
+def legal_actions(table_id: TableId, station: StationDep, organiser: OrganiserReadDep,
                   limit: int = Query(200, ge=1, le=5000)) -> dict[str, Any]:
-    """Actions the engine allows now (for a referee's correction)."""
+    """Actions the engine allows now (for a referee's correction): all of them with the
+    organiser's token, else as the table sees them (one face-down speculation, not which
+    cards a speculator still holds)."""
     live = station.table(table_id)
     if live.current is None or live.current.state.is_over():
         return {"actions": [], "total": 0}
-    actions = live.current.state.legal_actions()
+    state = live.current.state
+    actions = state.legal_actions() if organiser else public_legal_actions(state)
     return {"actions": actions[:limit], "total": len(actions)}
 
 

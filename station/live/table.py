@@ -28,6 +28,7 @@ always what a replay gives.
 from __future__ import annotations
 
 import contextlib
+import json
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -63,6 +64,23 @@ def public_entry(state: State, entry: dict[str, Any]) -> dict[str, Any]:
         shown["observation"] = {**observation,
                                 "action": state.public_action(observation["action"])}
     return shown
+
+
+def public_legal_actions(state: State) -> list[Action]:
+    """The legal actions now as the whole table may see them: each as
+    :meth:`~rules.State.public_action` shows it, once. A Pick 'n Packers speculator's
+    cards are one face-down speculation, so the list does not tell which cards are gone.
+
+    >>> from rules import get_game
+    >>> state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=1)
+    >>> len(state.legal_actions()), public_legal_actions(state)
+    (10, [{'type': 'speculate', 'card': None}])
+    """
+    shown: dict[str, Action] = {}
+    for action in state.legal_actions():
+        public = state.public_action(action)
+        shown.setdefault(json.dumps(public, sort_keys=True), public)
+    return list(shown.values())
 
 
 def game_start_state(payload: Mapping[str, Any]) -> tuple[Game, State]:

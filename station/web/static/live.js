@@ -176,10 +176,19 @@
     const select = document.getElementById("correction-choice");
     const filter = document.getElementById("correction-filter");
     const query = filter ? filter.value.trim() : "";
-    if (!select || choicesKey === current.seq + "|" + query) return Promise.resolve();
-    choicesKey = current.seq + "|" + query;
-    return fetch("/tables/" + encodeURIComponent(tableId) + "/legal-choices?q=" + encodeURIComponent(query))
-      .then((r) => r.text()).then((html) => { select.innerHTML = html; });
+    const token = tokenInput ? tokenInput.value.trim() : "";
+    // the organiser sees every legal action; anyone else sees them as the table does
+    if (!select || choicesKey === current.seq + "|" + query + "|" + token) return Promise.resolve();
+    choicesKey = current.seq + "|" + query + "|" + token;
+    return fetch("/tables/" + encodeURIComponent(tableId) + "/legal-choices?q=" + encodeURIComponent(query),
+      { headers: token ? { Authorization: "Bearer " + token } : {} })
+      .then((r) => r.ok ? r.text() : r.json().then((answer) => Promise.reject(answer.detail || r.statusText)))
+      .then((html) => {
+        const chosen = select.value; // a reload (the token typed since) keeps the choice made
+        select.innerHTML = html;
+        if (chosen && Array.from(select.options).some((option) => option.value === chosen)) select.value = chosen;
+      })
+      .catch((problem) => { choicesKey = ""; select.innerHTML = ""; setText("referee-message", String(problem)); });
   }
   const referee = document.getElementById("referee");
   if (referee) referee.addEventListener("toggle", () => { if (referee.open) loadChoices(); });
@@ -217,7 +226,9 @@
       write("/corrections", { action: action, flag: flag }).then((ok) => { if (ok) { box.value = ""; delete box.dataset.flag; } });
     }
     if (target.id === "show-legal") {
-      fetch("/api/tables/" + encodeURIComponent(tableId) + "/legal-actions?limit=50").then((r) => r.json()).then((a) => {
+      const token = tokenInput ? tokenInput.value.trim() : "";
+      fetch("/api/tables/" + encodeURIComponent(tableId) + "/legal-actions?limit=50",
+        { headers: token ? { Authorization: "Bearer " + token } : {} }).then((r) => r.json()).then((a) => {
         setText("legal", a.actions.map((x) => JSON.stringify(x)).join("\n") + (a.total > a.actions.length ? "\n… " + a.total + " in all" : ""));
       });
     }

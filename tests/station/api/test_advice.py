@@ -24,7 +24,8 @@ def make_table(client: TestClient, game: str = "small-warehouse",
 
 
 def first_legal(client: TestClient, table: str) -> dict:
-    return client.get(f"/api/tables/{table}/legal-actions?limit=1").json()["actions"][0]
+    return client.get(f"/api/tables/{table}/legal-actions?limit=1",
+                      headers=AUTH).json()["actions"][0]
 
 
 def test_hints_are_off_until_the_organiser_switches_them_on(client: TestClient) -> None:

@@ -19,8 +19,9 @@ def test_doctests() -> None:
     assert doctest.testmod(pages_module).failed == 0
 
 
-def _options(client: TestClient, query: str = "") -> list[str]:
-    page = client.get("/tables/t1/legal-choices", params={"q": query}).text
+def _options(client: TestClient, query: str = "", organiser: bool = True) -> list[str]:
+    page = client.get("/tables/t1/legal-choices", params={"q": query},
+                      headers=AUTH if organiser else {}).text
     return [html.unescape(text) for text in re.findall(r"<option[^>]*>([^<]*)</option>", page)]
 
 
@@ -51,3 +52,6 @@ def test_the_picker_names_each_speculation_card_a_player_could_lay(client: TestC
     listed = _options(client)[1:]
     assert len(listed) == len(set(listed)) == 10  # told apart: each names its card
     assert all("bet on shop card" in words for words in listed)
+    # anyone else sees one face-down speculation, not which cards the speculator holds
+    public = _options(client, organiser=False)[1:]
+    assert len(public) == 1 and "shop card" not in public[0]

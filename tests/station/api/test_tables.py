@@ -118,3 +118,14 @@ def test_a_snapshot_shows_a_speculation_face_down(client: TestClient) -> None:
     assert record[-1]["action"] == {"type": "speculate", "card": 4}  # the record keeps it
     wrong = client.get("/api/tables/d1/events", headers={"Authorization": "Bearer nope"})
     assert wrong.status_code == 401
+
+
+def test_legal_actions_show_a_speculators_cards_to_the_organiser_only(client: TestClient) -> None:
+    client.post("/api/tables", headers=AUTH, json={"name": "Table 1", "id": "t1", "game": {
+        "game": "pick-n-packers", "players": ["Ana", "Ben", "Cas"], "seed": 1}}).raise_for_status()
+    everything = client.get("/api/tables/t1/legal-actions", headers=AUTH).json()
+    assert everything["total"] == 10 and {a["card"] for a in everything["actions"]} >= {4}
+    public = client.get("/api/tables/t1/legal-actions").json()
+    assert public == {"actions": [{"type": "speculate", "card": None}], "total": 1}
+    wrong = client.get("/api/tables/t1/legal-actions", headers={"Authorization": "Bearer no"})
+    assert wrong.status_code == 401

@@ -112,7 +112,8 @@ class DealtTable:
         assert self.game()["state"] == json.loads(json.dumps(self.mirror.public_view()))
 
     def legal_actions(self) -> list[Action]:
-        answer = self.client.get(f"/api/tables/{self.id}/legal-actions?limit=5000").json()
+        answer = self.client.get(f"/api/tables/{self.id}/legal-actions?limit=5000",
+                                 headers=AUTH).json()
         return answer["actions"]
 
     def _taken(self, events: list[dict[str, Any]], by: str) -> list[Action]:
