@@ -105,8 +105,8 @@ class Station:
         live = self.table(table_id)
         if live.current is not None and live.current.seq <= seq:
             return live.current.state
-        starts = [event for event in self.store.events(table_id, 0, seq) if event.kind == "game"]
-        return game_start_state(starts[-1].payload)[1] if starts else None
+        start = self.store.last_event(table_id, "game", seq)
+        return None if start is None else game_start_state(start.payload)[1]
 
     def forget(self, table_id: str) -> None:
         """Drop the table's live view; the next read rebuilds it from the store."""

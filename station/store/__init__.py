@@ -2,7 +2,8 @@
 
 SQLite (in WAL mode) by default; the same schema on PostgreSQL for a
 tournament hub that several stations write to. There are no migrations: the
-schema is created with ``create_all`` on first start.
+schema is created with ``create_all`` on first start, and an index added later
+is created when an older database is opened.
 """
 
 from station.store.clock import Clock, FixedClock, SystemClock

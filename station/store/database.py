@@ -1,7 +1,9 @@
 """Opening the database: SQLite in WAL mode by default, PostgreSQL by URL.
 
 The ``events`` table is append-only at the database level too: a trigger
-refuses any UPDATE or DELETE on it, on both back ends.
+refuses any UPDATE or DELETE on it, on both back ends. ``create_all`` makes
+only the missing tables; an index added to a model later is created on open
+(``CREATE INDEX IF NOT EXISTS``), so a database made before it keeps working.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.schema import CreateIndex
 
 from station.errors import InputError
 from station.store.models import Base
@@ -64,7 +67,7 @@ class Database:
         return self._sessions()
 
     def create_schema(self) -> None:
-        """Create every table (if missing) and the append-only triggers."""
+        """Create every table and index (if missing) and the append-only triggers."""
         Base.metadata.create_all(self.engine)
         statements = (_POSTGRES_APPEND_ONLY + POSTGRES_NOTIFY_TRIGGERS
                       if self.dialect == "postgresql" else [])
@@ -76,6 +79,9 @@ class Database:
                 connection.execute(text("SELECT pg_advisory_xact_lock(7221)"))
             for statement in statements:
                 connection.execute(text(statement))
+            for table in Base.metadata.sorted_tables:  # indexes newer than the database
+                for index in table.indexes:
+                    connection.execute(CreateIndex(index, if_not_exists=True))
 
     def close(self) -> None:
         self.engine.dispose()

@@ -265,6 +265,31 @@ class EventStore:
                 raise
             return [_event(row) for row in self.spool.pending(table_id, after)][:limit]
 
+    def last_event(self, table_id: str, kind: str, at_most: int) -> Event | None:
+        """The table's last event of ``kind`` numbered ``at_most`` or less (None if there is
+        none), found by the ``events_table_kind_seq`` index without reading the history
+        (while the hub is away: among the ones stored locally, as :meth:`events`)."""
+        if self.spool is not None and self.spool.count():
+            with self.spool.lock:
+                if not self._send_spooled():
+                    return self._last_spooled(table_id, kind, at_most)
+        try:
+            with self.database.session() as session:
+                row = session.scalars(select(EventRow).where(
+                    EventRow.table_id == table_id, EventRow.kind == kind,
+                    EventRow.seq <= at_most).order_by(EventRow.seq.desc()).limit(1)).first()
+                return None if row is None else _event(row)
+        except DBAPIError as error:
+            if self.spool is None or not hub_unreachable(error):
+                raise
+            return self._last_spooled(table_id, kind, at_most)
+
+    def _last_spooled(self, table_id: str, kind: str, at_most: int) -> Event | None:
+        assert self.spool is not None
+        found = [row for row in self.spool.pending(table_id)
+                 if row.kind == kind and row.seq <= at_most]
+        return _event(found[-1]) if found else None
+
     def last_seq(self, table_id: str) -> int:
         with self.database.session() as session:
             return self._last_seq(session, table_id)

@@ -5,7 +5,17 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 INTEGER_MAX = 2**31 - 1  # the largest value every Integer column holds (PostgreSQL's int4)
@@ -28,10 +38,16 @@ class TableRow(Base):
 
 
 class EventRow(Base):
-    """One event of a table, never updated nor deleted (the database refuses)."""
+    """One event of a table, never updated nor deleted (the database refuses).
+
+    ``events_table_kind_seq`` finds a table's last event of a kind (the ``game`` that
+    started the game in play) without reading its history; a database made before it
+    gains it when opened (:meth:`~station.store.database.Database.create_schema`).
+    """
 
     __tablename__ = "events"
-    __table_args__ = (UniqueConstraint("table_id", "seq", name="events_table_seq"),)
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="events_table_seq"),
+                      Index("events_table_kind_seq", "table_id", "kind", "seq"))
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)

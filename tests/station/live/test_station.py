@@ -11,7 +11,7 @@ from rules import IllegalAction, State
 from station.live import translators
 from station.live.hub import Hub
 from station.live.station import Station, UnknownTable
-from station.live.table import TableRefusal
+from station.live.table import LiveTable, TableRefusal, game_start_state, public_entry
 from station.store import Database, EventStore, FixedClock
 
 
@@ -200,3 +200,45 @@ def test_a_persons_entries_go_with_the_readings_that_follow_until_one_leads_to_a
     assert seen == [{"kind": "camera", "n": 2}, {"kind": "camera", "pips": 1, "n": 2}]
     assert table.translate(None, {"kind": "camera"}) == []  # type: ignore[arg-type]
     assert seen[-1] == {"kind": "camera"}  # used once: the entries are gone
+
+
+FACE_DOWN = {"action": {"type": "speculate", "card": 4}, "reason": "seen by the camera"}
+
+
+def public_from_the_start(station: Station, table_id: str, after: int,
+                          limit: int | None) -> list[dict[str, Any]]:
+    """What the table shows after ``after``, found by reading its whole record (the slow
+    way ``Station.public_events`` must agree with)."""
+    state, shown = None, []
+    for event in station.store.events(table_id):
+        if event.kind == "game":
+            state = game_start_state(event.payload)[1]
+        if event.seq > after:
+            entry = event.to_json()
+            shown.append(entry if state is None else public_entry(state, entry))
+    return shown[:limit]
+
+
+def test_public_events_of_many_games_show_each_game_as_its_table_saw_it(
+        station: Station, toy_game: str) -> None:
+    # 3 flags before any game, then 8 games of 40 events, Pick 'n Packers (a speculation
+    # face down) and the toy game (every face shown) in turn, through the real store.
+    station.create_table("Long table", "long")
+    station.store.append("long", [("flag", FACE_DOWN)] * 3, "camera")
+    plans = [LiveTable(station.table("long").info).plan_game(game, ["Ana", "Ben", "Cas"], 1,
+                                                               None)
+             for game in ("pick-n-packers", toy_game)]
+    for number in range(8):
+        station.store.append("long", plans[number % 2] + [("flag", FACE_DOWN)] * 39, "camera")
+    station.forget("long")  # written past the live view: loaded again, as after a restart
+    starts = [event.seq for event in station.store.events("long") if event.kind == "game"]
+    assert len(starts) == 8 and station.table("long").current.seq == starts[-1] == 284
+    cursors = sorted({0, 1, 2, 3, 100, 200, 323}
+                     | {start + step for start in starts for step in (-2, -1, 0, 1)})
+    for after in cursors:
+        for limit in (None, 5):
+            assert station.public_events("long", after, limit) == \
+                public_from_the_start(station, "long", after, limit), (after, limit)
+    shown = station.public_events("long", 2, 120)
+    cards = [event["action"]["card"] if "action" in event else event["kind"] for event in shown]
+    assert cards == [4, "game"] + [None] * 39 + ["game"] + [4] * 39 + ["game"] + [None] * 38

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.exc import DBAPIError, StatementError
 
 from station.store import Database, EventStore, FixedClock, StoreConflict, open_database
@@ -71,6 +71,40 @@ def test_reopening_keeps_every_event_and_the_schema_is_created_once(database_url
     again = open_database(database_url)  # create_all and the triggers again: no error
     assert [e.payload for e in EventStore(again).events("t1")] == [{"n": 1}]
     again.close()
+
+
+def test_the_last_event_of_a_kind_is_found_at_or_before_a_seq(store: EventStore) -> None:
+    store.create_table("t1", "Table 1")
+    store.create_table("t2", "Table 2")
+    store.append("t1", [("observation", {"n": 1}), ("game", {"n": 2}), ("action", {"n": 3}),
+                        ("game", {"n": 4}), ("action", {"n": 5})], "a")
+    store.append("t2", [("game", {"n": 9})], "a")
+    found = {seq: store.last_event("t1", "game", seq) for seq in range(7)}
+    assert {seq: event and event.payload["n"] for seq, event in found.items()} == {
+        0: None, 1: None, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4}
+    assert found[4] == store.events("t1", after=3)[0]
+    assert store.last_event("t1", "flag", 5) is None and store.last_event("t3", "game", 9) is None
+
+
+def _indexes(database: Database) -> set[str]:
+    return {index["name"] for index in inspect(database.engine).get_indexes("events")}
+
+
+def test_a_database_made_before_the_kind_index_gains_it_when_opened(database_url: str) -> None:
+    older = open_database(database_url)
+    EventStore(older).create_table("t1", "Table 1")
+    EventStore(older).append("t1", [("game", {"n": 1}), ("action", {"n": 2})], "a")
+    with older.engine.begin() as connection:  # as a station made it before the index
+        connection.execute(text("DROP INDEX events_table_kind_seq"))
+    assert "events_table_kind_seq" not in _indexes(older)
+    older.close()
+    opened = open_database(database_url)
+    assert "events_table_kind_seq" in _indexes(opened)
+    store = EventStore(opened)
+    store.append("t1", [("game", {"n": 3})], "a", expected_last=2)
+    assert [event.seq for event in store.events("t1")] == [1, 2, 3]
+    assert store.last_event("t1", "game", 2).payload == {"n": 1}
+    opened.close()
 
 
 def test_sqlite_runs_in_wal_mode(tmp_path) -> None:

@@ -36,6 +36,8 @@ def test_events_wait_in_the_spool_and_are_sent_in_order(tmp_path: Path, hub) -> 
                         expected_last=1)
     assert [event.seq for event in kept] == [2, 3] and store.spool.count() == 2
     assert [e.seq for e in store.events("t1", after=1)] == [2, 3]  # read back locally
+    assert store.last_event("t1", "action", 3).seq == 3  # found locally too
+    assert store.last_event("t1", "action", 2) is None
     assert [t.id for t in store.tables()] == ["t1"]  # the tables last seen
     with pytest.raises(StoreConflict):
         store.append("t1", [("observation", {})], "a", expected_last=1)
