@@ -198,14 +198,23 @@ class DroneSource:
         yield from self._step(self.stream.finish(), final=True)
 
     def _step(self, events: list[DroneEvent | SensorFault], final: bool) -> Iterator[Timed]:
-        """Queue what the drone and the buttons report, and hand on what is due."""
+        """Queue what the drone and the buttons report, hand on what is due, then the
+        sensor faults just reported: at once, not after ``settle_s`` (the detector reports
+        a fault once it is sure; the referee reads a fault as the span it covers, so one
+        ahead of events from before it does not change how they are ruled)."""
+        faults = []
         for event in events:
             observation = {"kind": "drone-event", **event.to_json()}
             observation["t"] = self._at(event.t)
-            self._queue(event.t, EVENT, Timed(0.0, observation, "drone"))
+            if isinstance(event, SensorFault):
+                faults.append(observation)
+            else:
+                self._queue(event.t, EVENT, Timed(0.0, observation, "drone"))
         self._read_buttons()
         horizon = np.inf if final else self.clock() - self.settle_s
         yield from self._release(horizon)
+        now = self._at(self.clock())
+        yield from (Timed(now, observation, "drone") for observation in faults)
 
     def _read_buttons(self) -> None:
         if self.buttons is None:
