@@ -55,9 +55,12 @@ from reference import reference_line, reference_seconds
 from hardware.evaluation import EventScore, match_events
 from hardware.events import EVENT_TYPES, DroneEvent, LiveEventDetector, detect_events
 from hardware.faults import SensorFault
+from hardware.fixtures import CALIBRATION
+from hardware.paced import PacedBoard
 from hardware.samples import Samples
 from hardware.simulate import FAULT_KINDS, SimulationOptions, inject_fault, simulate_challenge
 from hardware.simulate_platform import PlatformOptions, simulate_platform_challenge
+from station.live.drone import DroneSource
 
 CHUNK_S = 0.25  # what the station feeds the live detector at a time
 FAULT_LIMIT_S = 1.5  # docs/formats.md §7: a fault is reported no later than this after it began
@@ -98,6 +101,11 @@ class FaultScore:
     inside: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
     start_errors: dict[str, list] = field(default_factory=lambda: {k: [] for k in FAULT_KINDS})
     latencies: dict[str, list] = field(default_factory=lambda: {k: [] for k in FAULT_KINDS})
+    # The same through the station's live path (loop:// link, DroneStream, DroneSource).
+    station_in_time: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
+    station_latencies: dict[str, list] = field(
+        default_factory=lambda: {k: [] for k in FAULT_KINDS})
+    station_repeats: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
 
 
 def run_family(make: Callable[[int], Challenge], seeds: range
@@ -113,6 +121,7 @@ def run_family(make: Callable[[int], Challenge], seeds: range
         detect_seconds += time.process_time() - started
         stream_seconds += challenge.samples.duration
         false_faults += sum(isinstance(event, SensorFault) for event in found)
+        false_faults += len(station_faults(challenge.samples))
         total.add(match_events(challenge.truth, [event.to_json() for event in found]))
     return total, false_faults, stream_seconds, detect_seconds
 
@@ -134,7 +143,7 @@ def print_score(name: str, score: EventScore, count: int, false_faults: int,
     masses = score.mass_errors
     print(f"  false events: {false} in {count} challenges = {100 * false / count:.2f} per 100 "
           f"(false drops {score.false['drop']}); faults reported in these healthy "
-          f"challenges: {false_faults}")
+          f"challenges (whole-file detector and station's live path): {false_faults}")
     print(f"  mass error over {len(masses)} matched events: p50 {percentile(masses, 50):.3f} g, "
           f"p95 {percentile(masses, 95):.3f} g, max {max(masses, default=float('nan')):.3f} g")
     print(f"  batch speed: {stream_seconds / detect_seconds:.0f}x real time "
@@ -172,6 +181,14 @@ def run_faults(make: Callable[[int], Challenge], seeds: range, rate_hz: float) -
             latency = first_live - injected.start
             score.latencies[kind].append(latency)
             score.in_time[kind] += latency <= FAULT_LIMIT_S
+        station = [(fault, at) for fault, at in station_faults(stuck)
+                   if fault["event"] == "fault" and fault["sensor"] == injected.sensor
+                   and injected.start - 0.2 <= fault["t"] <= injected.end + FAULT_LIMIT_S]
+        if station:
+            latency = station[0][1] - injected.start
+            score.station_latencies[kind].append(latency)
+            score.station_in_time[kind] += latency <= FAULT_LIMIT_S
+            score.station_repeats[kind] += len(station) - 1
         inside = [event for event in [*batch, *(event for event, _ in live)]
                   if event.event in ("load", "drop")
                   and injected.start <= event.t <= injected.end]
@@ -197,6 +214,17 @@ def live_reports(samples: Samples, rate_hz: float) -> list[tuple[DroneEvent | Se
     return reported + [(event, now) for event in live.finish()]
 
 
+def station_faults(samples: Samples) -> list[tuple[dict, float]]:
+    """(fault observation, stream time carried when the station's drone source handed it
+    on): ``samples`` written to a ``loop://`` link 0.05 s of stream per read of the source
+    (:class:`hardware.paced.PacedBoard`), through the whole live path a table is fed by."""
+    board = PacedBoard(samples, CALIBRATION)
+    source = DroneSource("loop://", calibration=CALIBRATION, link=board.link(),
+                         monotonic=board.monotonic, stop=board.stop)
+    return [(item.observation, board.written) for item in source
+            if item.observation and item.observation.get("event", "").startswith("fault")]
+
+
 def print_faults(score: FaultScore) -> None:
     print(f"  stuck sensors, one per challenge: {'kind':<15} {'injected':>8} {'reported':>8} "
           f"{'<=1.5 s':>7} {'wrong':>5} {'t err max':>9} {'latency p95':>11} {'max':>5} "
@@ -207,9 +235,19 @@ def print_faults(score: FaultScore) -> None:
               f"{score.in_time[kind]:>7} {score.wrong_sensor[kind]:>5} "
               f"{max(errors, default=float('nan')):>9.3f} {percentile(latencies, 95):>11.2f} "
               f"{max(latencies, default=float('nan')):>5.2f} {score.inside[kind]:>16}")
+    print("  at the station (loop:// link, DroneStream, DroneSource; 0.05 s of stream per read),"
+          " stream time from the fault's start to its hand-on to the table:")
+    print(f"  {'':<33}{'kind':<15} {'flagged':>7} {'<=1.5 s':>7} "
+          f"{'latency p50':>11} {'p95':>5} {'max':>5} {'repeated':>8}")
+    for kind in FAULT_KINDS:
+        latencies = score.station_latencies[kind]
+        print(f"  {'':<33}{kind:<15} {len(latencies):>7} {score.station_in_time[kind]:>7} "
+              f"{percentile(latencies, 50):>11.2f} {percentile(latencies, 95):>5.2f} "
+              f"{max(latencies, default=float('nan')):>5.2f} {score.station_repeats[kind]:>8}")
     injected = sum(score.injected.values())
     print(f"  faults: {sum(score.reported.values())}/{injected} reported with the right sensor, "
           f"{sum(score.in_time.values())}/{injected} within 1.5 s live, "
+          f"{sum(score.station_in_time.values())}/{injected} within 1.5 s at the station, "
           f"{sum(score.wrong_sensor.values())} with a wrong sensor, "
           f"{sum(score.inside.values())} loads or drops inferred inside")
 

@@ -63,8 +63,11 @@ time order (``t`` in the drone stream's clock)::
   each event, so the last landing of a challenge is released too.
 - **A drone sensor fault** (``{"kind": "drone-event", "event": "fault", "sensor",
   "reason"}``, docs/formats.md §7) is refused with "drone sensor fault: SENSOR: REASON; ...
-  judge by eye", which flags the table; until its ``fault-cleared`` no load or
-  drop (nor, for the ``imu`` or the ``link``, a landing) is ruled from the drone.
+  judge by eye", which flags the table; from its ``t`` until its ``fault-cleared``'s
+  no load or drop (nor, for the ``imu`` or the ``link``, a landing) is ruled from
+  the drone. Faults and their clearing may come ahead of inputs from before them
+  (the station hands them on at once, its events only once they have settled):
+  those inputs are ruled as usual.
 - Deterministic: the same observations give the same actions, so a restarted
   station rebuilds the memory (held inputs, positions) by feeding them again.
 - Refused with :class:`rules.IllegalAction` (a flag at the table): a malformed
@@ -149,6 +152,15 @@ class RefereeResult:
 
 
 @dataclass
+class _FaultSpan:
+    """A drone sensor faulty from ``start`` until ``end`` (``inf``: not cleared yet)."""
+
+    sensor: str
+    start: float
+    end: float = math.inf
+
+
+@dataclass
 class _Challenge:
     """The referee's own view of one challenge, enough to keep the engine's rules."""
 
@@ -209,7 +221,7 @@ class _Core:
         self.held: list[dict] = []
         self.clock = -math.inf  # the latest t seen
         self.skip: set[float] = set()
-        self.faulty: dict[str, str] = {}  # drone sensor -> why it is faulty
+        self.faults: list[_FaultSpan] = []  # when drone sensors were faulty (oldest first)
         self.result = RefereeResult()
 
     def push(self, item: dict) -> None:
@@ -249,11 +261,27 @@ class _Core:
 
     # -- one input -----------------------------------------------------------------
     def sensor(self, item: dict) -> None:
-        """A drone sensor fault, or its end: no call is made from a faulty sensor."""
+        """A drone sensor fault, or its end: no call is made from a sensor while it was faulty.
+
+        A fault is kept as the span it covers (from its ``t`` until a ``fault-cleared``
+        of its sensor), so it may be read ahead of inputs from before it began (the live
+        source hands faults on at once, its events only once they have settled): those
+        are ruled as usual.
+        """
+        t, sensor = item["t"], item["sensor"]
         if item["event"] == "fault":
-            self.faulty[item["sensor"]] = item.get("reason") or "faulty"
+            self.faults.append(_FaultSpan(sensor, t))
         else:
-            self.faulty.pop(item["sensor"], None)
+            began = [span for span in self.faults
+                     if span.sensor == sensor and span.start <= t and span.end == math.inf]
+            if began:
+                began[-1].end = t
+        oldest = min([self.clock, *(held["t"] for held in self.held)])
+        self.faults = [span for span in self.faults if span.end > oldest]
+
+    def faulty_at(self, t: float) -> list[str]:
+        """The drone sensors that were faulty at ``t``."""
+        return sorted({span.sensor for span in self.faults if span.start <= t < span.end})
 
     def _step(self, item: dict) -> None:
         if item.get("event") == "clock":
@@ -283,8 +311,9 @@ class _Core:
 
     def _action(self, item: dict) -> dict | None:
         kind = item.get("event") or item.get("button")
-        unsure = sorted(self.faulty) if kind in ("load", "drop") else sorted(
-            set(self.faulty) & set(MOTION_SENSORS) if kind == "land" else ())
+        faulty = self.faulty_at(item["t"])
+        unsure = faulty if kind in ("load", "drop") else sorted(
+            set(faulty) & set(MOTION_SENSORS) if kind == "land" else ())
         if unsure:
             return self._note(item, f"drone sensor fault ({', '.join(unsure)}): "
                                     "no call from it, judge by eye")
@@ -431,15 +460,15 @@ class Referee:
             return []
         self._follow(state)
         core = self._core
-        if item["t"] < core.clock:
-            raise IllegalAction(f"this {observation['kind']} at t={item['t']} comes after one at "
-                                f"t={core.clock}: the referee reads observations in time order")
-        if item.get("event") in FAULT_EVENTS:
+        if item.get("event") in FAULT_EVENTS:  # a span of time, read whenever it comes
             core.sensor(item)
             if item["event"] == "fault":
                 raise IllegalAction(f"drone sensor fault: {item['sensor']}: {item['reason']}; "
                                     "no call from it until it is cleared: judge by eye")
             return []
+        if item["t"] < core.clock:
+            raise IllegalAction(f"this {observation['kind']} at t={item['t']} comes after one at "
+                                f"t={core.clock}: the referee reads observations in time order")
         self._refuse_out_of_place(item, state)
         core.result = RefereeResult()
         core.history = []
@@ -487,9 +516,9 @@ class Referee:
         data = state.data
         if data["round"] != self._round:
             self._round = data["round"]
-            clock, faulty = self._core.clock, self._core.faulty
+            clock, faults = self._core.clock, self._core.faults
             self._core = _Core(self.settings, self.with_positions, started=False)
-            self._core.clock, self._core.faulty = clock, faulty
+            self._core.clock, self._core.faults = clock, faults
         in_challenge = data["phase"] == "challenge"
         self._core.started = in_challenge
         self._core.state = _engine_view(state) if in_challenge else _Challenge()

@@ -18,11 +18,15 @@ board's clock plus ``offset``)::
 Everything is handed on **in time order**, and only once the detector has
 settled past it: a button pressed or a position seen while an earlier event is
 still being decided waits for it, so the referee reads one ordered stream as
-the batch referee does. ``drone-clock``, sent ``quiet_s`` after a landing
-unless another event came first, says "no event until this time": it lets the
-referee release a landing that nothing else follows (the last landing of a
-challenge), and adds a point to the table's mass graph. The
-*undo* button is a referee step (the table's own Undo), not an observation.
+the batch referee does. Sensor faults (and their clearing) are the exception:
+handed on as soon as the detector reports them, so the table is flagged within
+the 1.5 s of contracts.md §7; the referee reads a fault as the span of time it
+covers, so earlier events that come after it are ruled as before.
+``drone-clock``, sent ``quiet_s`` after a landing unless another event came
+first, says "no event until this time": it lets the referee release a landing
+that nothing else follows (the last landing of a challenge), and adds a point
+to the table's mass graph. The *undo* button is a referee step (the table's own
+Undo), not an observation.
 
 Example (a capture, as ``packref demo`` plays it)::
 
@@ -198,14 +202,23 @@ class DroneSource:
         yield from self._step(self.stream.finish(), final=True)
 
     def _step(self, events: list[DroneEvent | SensorFault], final: bool) -> Iterator[Timed]:
-        """Queue what the drone and the buttons report, and hand on what is due."""
+        """Queue what the drone and the buttons report, hand on what is due, then the
+        sensor faults just reported: at once, not after ``settle_s`` (the detector reports
+        a fault once it is sure; the referee reads a fault as the span it covers, so one
+        ahead of events from before it does not change how they are ruled)."""
+        faults = []
         for event in events:
             observation = {"kind": "drone-event", **event.to_json()}
             observation["t"] = self._at(event.t)
-            self._queue(event.t, EVENT, Timed(0.0, observation, "drone"))
+            if isinstance(event, SensorFault):
+                faults.append(observation)
+            else:
+                self._queue(event.t, EVENT, Timed(0.0, observation, "drone"))
         self._read_buttons()
         horizon = np.inf if final else self.clock() - self.settle_s
         yield from self._release(horizon)
+        now = self._at(self.clock())
+        yield from (Timed(now, observation, "drone") for observation in faults)
 
     def _read_buttons(self) -> None:
         if self.buttons is None:

@@ -294,3 +294,48 @@ def test_the_station_finds_the_live_referee() -> None:
 
     assert GAME == "pick-n-packers"
     assert isinstance(TableTranslator(GAME).inner, Referee)
+
+
+def test_a_fault_read_ahead_of_earlier_events_covers_only_its_own_span() -> None:
+    """The station hands a fault (and its clearing) on at once, its events once settled:
+    a load from before the fault still counts, one inside it does not, one after it does."""
+    from rules import IllegalAction
+    from rules.referees.pick_n_packers import Referee
+
+    referee, state = Referee(), engine_round([])
+    fault = {"kind": "drone-event", "t": 10.0, "event": "fault", "sensor": "load-cell",
+             "reason": "reading frozen at 14.210 g for 1.0 s"}
+    with pytest.raises(IllegalAction, match="drone sensor fault: load-cell"):
+        referee.translate(state, fault)
+    assert referee.translate(state, {"kind": "drone-event", "t": 12.0, "event": "fault-cleared",
+                                     "sensor": "load-cell"}) == []
+    actions, _ = live_run([
+        {"kind": "drone-event", "t": 9.5, "event": "load", "mass_g": 10.0},  # before: ruled
+        {"kind": "drone-event", "t": 10.5, "event": "drop", "mass_g": 0.0},  # inside: not
+        {"kind": "drone-event", "t": 12.5, "event": "drop", "mass_g": 0.0},  # after: ruled
+    ], referee, state)
+    assert actions == [{"type": "load"}, {"type": "fall"}]
+    (note,) = referee.notes
+    assert note["t"] == 10.5 and note["reason"].startswith("drone sensor fault (load-cell)")
+
+
+def test_a_sensor_faulty_again_before_its_first_clearing_is_read_stays_faulty() -> None:
+    from rules import IllegalAction
+    from rules.referees.pick_n_packers import Referee
+
+    referee, state = Referee(), engine_round([])
+    for t, event in [(10.0, "fault"), (11.0, "fault-cleared"), (11.6, "fault")]:
+        observation = {"kind": "drone-event", "t": t, "event": event, "sensor": "load-cell",
+                       "reason": "reading frozen"}
+        if event == "fault":
+            with pytest.raises(IllegalAction):
+                referee.translate(state, observation)
+        else:
+            referee.translate(state, observation)
+    actions, _ = live_run([
+        {"kind": "drone-event", "t": 10.5, "event": "load", "mass_g": 10.0},  # inside the 1st
+        {"kind": "drone-event", "t": 12.0, "event": "load", "mass_g": 10.0},  # inside the 2nd
+    ], referee, state)
+    assert actions == []
+    assert [note["reason"].split(":")[0] for note in referee.notes] == [
+        "drone sensor fault (load-cell)"] * 2

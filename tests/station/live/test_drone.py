@@ -10,6 +10,10 @@ import pytest
 
 from hardware.capture import read_capture
 from hardware.events import detect_events
+from hardware.fixtures import CALIBRATION
+from hardware.paced import PacedBoard
+from hardware.samples import Samples
+from hardware.simulate import inject_fault
 from station.live.drone import DroneSource, RecordedButtons, drone_recording, read_positions
 from station.live.hub import Hub
 from station.live.sources import Timed, hand_on
@@ -31,6 +35,11 @@ def drone_table(database: Database, table_id: str = "t1") -> Station:
     """A station with a Pick 'n Packers table whose one speculator (Cas) bet 1."""
     station = Station(EventStore(database, FixedClock()), Hub())
     station.create_table("Drone table", table_id)
+    return bet_on_card_1(station, table_id)
+
+
+def bet_on_card_1(station: Station, table_id: str = "t1") -> Station:
+    """Start a Pick 'n Packers game on the table, its one speculator (Cas) betting 1."""
     station.start_game(table_id, "pick-n-packers", ["Ana", "Ben", "Cas"], seed=1, options=None,
                        author="organiser")
     station.observe(table_id, {"kind": "declared", "action": {"type": "speculate", "card": 1}},
@@ -182,3 +191,49 @@ def test_a_stuck_load_cell_flags_the_table_and_rules_no_load_from_it(
     assert flag["reason"].endswith("judge by eye")
     (result,) = game(station)["state"]["results"]
     assert result["reached"] == 1  # the landing on card 2 had no load the drone could see
+
+
+# -- the live path in the stream's clock: a board written to loop:// as the source reads ---------
+def flags_in_stream_time(station: Station, samples: Samples) -> tuple[list[Timed], list]:
+    """Play ``samples`` through the real live path (``loop://`` link, frames, live detector,
+    source, referee, table), the board writing 0.05 s of stream per read of the source;
+    the items handed on, and (stream time carried when it was raised, reason) of each
+    flag the table raised."""
+    board = PacedBoard(samples, CALIBRATION)
+    source = DroneSource("loop://", positions=POSITIONS_3, calibration=CALIBRATION,
+                         link=board.link(), monotonic=board.monotonic, stop=board.stop)
+    items, flags = [], []
+    for item in source:
+        hand_on(station, "t1", item, "drone")
+        items.append(item)
+        raised = station.snapshot("t1")["flags"]
+        flags += [(board.written, flag["reason"]) for flag in raised[len(flags):]]
+    return items, flags
+
+
+@pytest.mark.parametrize(("kind", "start", "seconds"), [
+    ("load-frozen", 5.5, 1.8),    # the slowest to be sure of: 1.0 s of one reading
+    ("imu-zeros", 11.0, 2.0),
+    ("link-stall", 7.5, 1.5),     # seen live from the port's silence
+])
+def test_a_fault_is_flagged_at_the_table_within_1_5_s_of_stream(
+        station: Station, kind: str, start: float, seconds: float) -> None:
+    stuck, injected = inject_fault(read_capture(DRONE / "sim-0003.bin").samples, kind, start,
+                                   seconds)
+    _, flags = flags_in_stream_time(bet_on_card_1(station), stuck)
+    faults = [(at, reason) for at, reason in flags if reason.startswith("drone sensor fault")]
+    assert faults, flags
+    carried, reason = faults[0]
+    assert reason.startswith(f"drone sensor fault: {injected.sensor}: ")
+    assert carried - injected.start <= 1.5  # contracts.md §7, in the stream's own clock
+    assert carried >= injected.start  # not flagged before it began either
+
+
+def test_a_healthy_stream_of_the_same_length_flags_nothing(station: Station) -> None:
+    items, flags = flags_in_stream_time(bet_on_card_1(station),
+                                        read_capture(DRONE / "sim-0003.bin").samples)
+    observations = [item.observation for item in items if item.observation]
+    assert flags == []
+    assert not [o for o in observations if o.get("event", "").startswith("fault")]
+    assert [o["event"] for o in observations if o["kind"] == "drone-event"] == [
+        json.loads(line)["event"] for line in (DRONE / "sim-0003.events.jsonl").open()]
