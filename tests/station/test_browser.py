@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rules import get_game
+from rules import State, get_game
 from station.api import build_services, create_app
 from station.api.deps import Services
 from station.api.pages import matching
@@ -57,6 +57,16 @@ def live_server(settings: Settings) -> Iterator[str]:
         yield url
 
 
+def table_t1(live_server: str, game: str, players: list[str],
+             seed: int) -> tuple[State, httpx.Client]:
+    """Table 1 (``t1``) playing ``game`` at the station, an organiser's API client, and the
+    engine's own copy of the game to play it alongside."""
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": game, "players": players, "seed": seed}}).raise_for_status()
+    return get_game(game).new_game(players, seed=seed), api
+
+
 def scoring_action(state, player: str) -> dict:
     """A legal action that changes ``player``'s total."""
     before = {s.player: s.total for s in state.scores()}[player]
@@ -72,10 +82,7 @@ def scoring_action(state, player: str) -> dict:
 def test_a_browser_sees_a_score_change_arrive(live_server: str, size: str,
                                               tmp_path: Path) -> None:
     players = ["Ana", "Ben", "Cas"]
-    state = get_game("moving-day").new_game(players, seed=4)
-    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
-    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
-        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    state, api = table_t1(live_server, "moving-day", players, 4)
     for _ in range(4):
         action = state.legal_actions()[0]
         state.apply(action)
@@ -328,10 +335,7 @@ def test_an_organiser_corrects_a_result_and_the_winner_follows(live_server: str,
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: str) -> None:
     players = ["Ana", "Ben"]
-    state = get_game("removal").new_game(players, seed=3)
-    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
-    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
-        "game": "removal", "players": players, "seed": 3}}).raise_for_status()
+    state, api = table_t1(live_server, "removal", players, 3)
     load = next(a for a in state.legal_actions() if a["type"] == "load")
     names = {item["id"]: item["name"] for item in state.setup["catalogue"]["items"]}
     api.post("/api/tables/t1/observations", json={
@@ -481,10 +485,7 @@ def visible_board_area(page) -> float:
 def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server: str,
                                                                     size: str) -> None:
     players = ["Ana", "Ben", "Cas"]
-    state = get_game("moving-day").new_game(players, seed=4)
-    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
-    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
-        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    state, api = table_t1(live_server, "moving-day", players, 4)
     while len({s.total for s in state.scores()}) < 2:  # someone ahead
         action = state.legal_actions()[0]
         state.apply(action)
@@ -560,10 +561,7 @@ def test_the_tournament_projector_shows_round_progress_then_standings(live_serve
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_projector_marks_the_last_move_and_names_it(live_server: str, size: str) -> None:
     players = ["Ana", "Ben", "Cas"]
-    state = get_game("moving-day").new_game(players, seed=4)
-    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
-    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
-        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    state, api = table_t1(live_server, "moving-day", players, 4)
 
     def play() -> tuple[dict, str]:
         action = state.legal_actions()[0]
@@ -598,10 +596,7 @@ def test_the_projector_marks_the_last_move_and_names_it(live_server: str, size: 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_front_page_follows_every_table_live(live_server: str, size: str) -> None:
     players = ["Ana", "Ben", "Cas"]
-    state = get_game("moving-day").new_game(players, seed=4)
-    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
-    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
-        "game": "moving-day", "players": players, "seed": 4}}).raise_for_status()
+    state, api = table_t1(live_server, "moving-day", players, 4)
     with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/")
         page.wait_for_selector("#live-status.on")  # the dot is live, and says so in words
@@ -631,15 +626,11 @@ def test_the_front_page_follows_every_table_live(live_server: str, size: str) ->
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_referee_finds_any_of_hundreds_of_legal_actions_by_its_words(live_server: str,
                                                                           size: str) -> None:
-    players = ["Ana", "Ben"]
-    state = get_game("removal").new_game(players, seed=3)
+    state, api = table_t1(live_server, "removal", ["Ana", "Ben"], 3)
     legal = state.legal_actions()
     assert len(legal) > 300  # more than the picker lists at once
     late = next(a for a in legal[300:] if a["type"] == "load")
     words = describe_action(state, late)
-    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
-    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
-        "game": "removal", "players": players, "seed": 3}}).raise_for_status()
     with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
