@@ -164,8 +164,9 @@ class MarkerDetector:
         copies: dict[int, list[np.ndarray]] = {}
         for marker_id, points in zip([] if ids is None else ids.ravel().tolist(), found,
                                      strict=True):
-            copies.setdefault(marker_id, []).append(
-                (points.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5)
+            square = (points.reshape(4, 2).astype(np.float64) + 0.5) / scale - 0.5
+            if marker_id <= _LAST_MAT_MARKER or self._contrasted(grey, marker_id, square):
+                copies.setdefault(marker_id, []).append(square)
         for marker_id, seen in copies.items():  # the same id twice: trust neither here
             corners[marker_id] = seen[0] if len(seen) == 1 else np.full((4, 2), np.nan)
         repeated = {i: seen for i, seen in copies.items()
@@ -176,13 +177,13 @@ class MarkerDetector:
                        for points in rejected]
             for marker_id, points in self._rescue(grey, squares, missing).items():
                 corners.setdefault(marker_id, points)
-        corners = {i: c for i, c in corners.items() if not np.isnan(c).any()
-                   and (i <= _LAST_MAT_MARKER or self._contrasted(grey, i, c))}
+        corners = {i: c for i, c in corners.items() if not np.isnan(c).any()}
         self._refine(grey, corners)
         return Detections(corners, repeated)
 
     def _contrasted(self, grey: np.ndarray, tag_id: int, square: np.ndarray) -> bool:
-        """Whether a decoded tag shows its pattern with real contrast (not a smooth patch)."""
+        """Whether a decoded tag shows its pattern with real contrast (not a smooth patch);
+        checked on every copy, before repeated ids are told apart."""
         bits = _bit_levels(grey, square, self.config.bit_cell_pixels)
         return _contrast(bits, tag_id) >= self.config.tag_min_contrast
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.markers import MarkerDetector, _pattern, _pattern_match
 
@@ -73,3 +74,12 @@ def test_a_tag_decoded_from_a_square_without_contrast_is_dropped() -> None:
     assert cv2.aruco.ArucoDetector(_DICTIONARY).detectMarkers(washed)[1].ravel().tolist() == [117]
     assert MarkerDetector().detect(washed).tags() == {}
     assert sorted(MarkerDetector().detect(_faint_tag(117, 30, 220)).tags()) == [117]
+
+
+def test_a_faint_copy_of_a_tag_id_does_not_hide_the_real_tag() -> None:
+    # the faint square is dropped before ids seen twice are told apart
+    image = _faint_tag(117, 120, 140)
+    image[100:160, 100:160] = _faint_tag(117, 30, 220)[370:430, 370:430]
+    found = MarkerDetector().detect(image)
+    assert sorted(found.tags()) == [117] and found.repeated == {}
+    assert found.tags()[117].mean(axis=0) == pytest.approx((129.5, 129.5), abs=2)
