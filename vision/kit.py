@@ -1,6 +1,6 @@
 """The printable kit: mats, frames and tag-sticker sheets as true-scale PDF (and PNG previews).
 
-Everything is drawn from :mod:`vision.layout` (``visual-spec.md``) with OpenCV
+Everything is drawn from :mod:`vision.layout` (``docs/visual-spec.md``) with OpenCV
 and written as a minimal PDF whose pages are the printed things' true size:
 each page holds one lossless image, placed at exactly its size in millimetres.
 

@@ -3,7 +3,7 @@
 A pose from the corner markers is exact at the markers; a wide lens that was
 not calibrated (or estimated from too few markers) bows the grid between
 them, so cells far from the markers are sampled off their true place. The
-grid lines are printed (``visual-spec.md``: width s/40, darker than the empty
+grid lines are printed (``docs/visual-spec.md``: width s/40, darker than the empty
 cells), so each line segment between two plain cells shows where the lattice
 really is, and the grid's outer edge shows against the white border.
 :func:`refine_lattice` finds them in the photo, along profiles across each

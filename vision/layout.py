@@ -1,4 +1,4 @@
-"""The printed kit's geometry and colours, as ``visual-spec.md`` fixes them.
+"""The printed kit's geometry and colours, as ``docs/visual-spec.md`` fixes them.
 
 Everything here is in units of one cell side ``s``, in *mat coordinates*: the
 origin is the grid's top-left corner, ``x`` runs right along the columns and

@@ -180,7 +180,7 @@ class Reader:
         return pose
 
     def read(self, image: np.ndarray) -> list[dict[str, Any]]:
-        """The JSON-ready ``mats`` list for one BGR image (contract §6)."""
+        """The JSON-ready ``mats`` list for one BGR image (docs/contracts.md §6)."""
         return self.observe(image).mats
 
     def read_file(self, path: str | Path) -> dict[str, Any]:

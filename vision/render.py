@@ -1,4 +1,4 @@
-"""Synthetic overhead photos of the kit, drawn from ``visual-spec.md``, with their truth.
+"""Synthetic overhead photos of the kit, drawn from ``docs/visual-spec.md``, with their truth.
 
 The renderer lays random mats on a table, photographs them with a virtual
 pinhole camera (tilted up to 30°, any in-plane rotation), and then spoils the

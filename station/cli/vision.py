@@ -1,4 +1,4 @@
-"""``packref vision read`` and ``packref vision watch``: the overhead camera (contract §6).
+"""``packref vision read`` and ``packref vision watch``: the overhead camera (docs/contracts.md §6).
 
 ``MATS.json`` names the mats to look for::
 

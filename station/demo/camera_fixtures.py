@@ -89,7 +89,7 @@ def filmed_games() -> list[str]:
 
 
 def truth_mats(contents: list[Any]) -> list[dict[str, Any]]:
-    """The mats as a perfect reader would read them (contract §6's objects)."""
+    """The mats as a perfect reader would read them (docs/contracts.md §6's objects)."""
     return [{"id": content.spec.id, "found": True, "cells": list(content.cells),
              "tags": [{"id": t, "row": r, "col": c, "rotation": rot}
                       for t, r, c, rot in content.tags]} for content in contents]

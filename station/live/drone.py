@@ -20,7 +20,7 @@ settled past it: a button pressed or a position seen while an earlier event is
 still being decided waits for it, so the referee reads one ordered stream as
 the batch referee does. Sensor faults (and their clearing) are the exception:
 handed on as soon as the detector reports them, so the table is flagged within
-the 1.5 s of contracts.md §7; the referee reads a fault as the span of time it
+the 1.5 s of docs/contracts.md §7; the referee reads a fault as the span of time it
 covers, so earlier events that come after it are ruled as before.
 ``drone-clock``, sent ``quiet_s`` after a landing unless another event came
 first, says "no event until this time": it lets the referee release a landing

@@ -1,4 +1,4 @@
-"""``packref vision read`` and ``packref vision watch`` (contract §6)."""
+"""``packref vision read`` and ``packref vision watch`` (docs/contracts.md §6)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Small Warehouse: each player's warehouse grid from that player's colour mat.
 
-The grid uses the scoring input's alphabet (contract §1): ``.`` no card,
+The grid uses the scoring input's alphabet (docs/contracts.md §1): ``.`` no card,
 ``#`` an empty box, ``A``–``E`` merchandise; ``?`` where the camera could not
 tell, and ``complete`` says whether the grid has none.
 

@@ -106,7 +106,7 @@
       "<strong>" + esc(e.kind) + "</strong> " + esc(summary(e))) + ' <span class="muted">(event ' + e.seq + ", " + esc(e.author) + ")</span></li>").join(""));
   }
 
-  // -- the reveal picker: exactly the legal outcomes of the table's chance step (contracts §9)
+  // -- the reveal picker: exactly the legal outcomes of the table's chance step (docs/contracts.md §9)
   let pickerSeq = -1;
   function outcomeLabel(outcome) {
     // the game's own words (its record in station/games), else the action's fields

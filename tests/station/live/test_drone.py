@@ -225,7 +225,7 @@ def test_a_fault_is_flagged_at_the_table_within_1_5_s_of_stream(
     assert faults, flags
     carried, reason = faults[0]
     assert reason.startswith(f"drone sensor fault: {injected.sensor}: ")
-    assert carried - injected.start <= 1.5  # contracts.md §7, in the stream's own clock
+    assert carried - injected.start <= 1.5  # docs/contracts.md §7, in the stream's own clock
     assert carried >= injected.start  # not flagged before it began either
 
 
