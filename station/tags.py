@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from station.errors import InputError
-from vision.layout import FIRST_TAG_ID, LAST_TAG_ID
+from vision.config import FIRST_TAG_ID, LAST_TAG_ID
 
 DRONE = "drone"
 

@@ -37,7 +37,7 @@ from typing import Any
 
 from station.errors import InputError
 from station.jsonin import Node, load_json_file
-from vision.layout import FIRST_TAG_ID, LAST_TAG_ID
+from vision.config import FIRST_TAG_ID, LAST_TAG_ID
 
 # The limits a copy's values are checked against; each one's source is in docs/kit.md
 # ("What each value may be").
