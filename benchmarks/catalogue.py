@@ -1,9 +1,9 @@
 """How long teaching packref a 20-card Small Warehouse deck takes at the table.
 
-Plays a teaching session (``station.catalogue.rehearsal``): the default deck's 20
+Plays a teaching session (``devkit.station.rehearsal``): the default deck's 20
 cards laid one at a time, turned and placed at random, on a camera fixed at the
 visual spec's smallest cell size, photographed by the independent real-camera
-model (``vision.realistic``: casts, table textures and clutter, shadows,
+model (``devkit.vision.realistic``: casts, table textures and clutter, shadows,
 vignetting, a lamp's glare, hands, a wide lens; ``--model render`` for the
 project's renderer). The person does what packref says: keeps a card still
 until it is recorded, lays it again when told it cannot be read, takes it away
@@ -34,10 +34,10 @@ import numpy as np
 sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from benchmarks.reference import reference_seconds  # noqa: E402
+from devkit.station.rehearsal import Rehearsal, laid_card, teach  # noqa: E402
 from rules.catalogue import default_catalogue  # noqa: E402
 from station.catalogue.config import CAMERA_FPS  # noqa: E402
 from station.catalogue.pieces import canonical_card  # noqa: E402
-from station.catalogue.rehearsal import Rehearsal, laid_card, teach  # noqa: E402
 from vision.layout import MatSpec  # noqa: E402
 
 
@@ -51,7 +51,7 @@ def main() -> None:
     parser.add_argument("--hand-seconds", type=float, default=1.5)
     parser.add_argument("--model", choices=("realistic", "render"), default="realistic")
     arguments = parser.parse_args()
-    from vision.realistic import ALL_CONDITIONS
+    from devkit.vision.realistic import ALL_CONDITIONS
 
     reference = reference_seconds()
     spec = MatSpec(0, 8, 10, "colour")

@@ -9,7 +9,7 @@ onwards) at ``--rate-hz`` IMU rows per second:
 - ``simulate``: the project's own simulator (``hardware/simulate.py``), written
   with the detector: hands that press and tremble (also on the still drone),
   knocks, lost rows, spikes, lag;
-- ``platform``: a second simulator built apart (``hardware/simulate_platform.py``):
+- ``platform``: a second simulator built apart (``devkit/hardware/simulate_platform.py``):
   the drone on soft feet, minimum-jerk carried paths, the platform as a
   mass-spring on the load cell, the HX711's own averaging at 80 or 10 SPS.
 
@@ -45,21 +45,25 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from reference import reference_line, reference_seconds
 
-from hardware.evaluation import EventScore, match_events
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the checkout: devkit/
+
+from devkit.hardware.evaluation import EventScore, match_events
+from devkit.hardware.fixtures import CALIBRATION
+from devkit.hardware.simulate_platform import PlatformOptions, simulate_platform_challenge
 from hardware.events import EVENT_TYPES, DroneEvent, LiveEventDetector, detect_events
 from hardware.faults import SensorFault
-from hardware.fixtures import CALIBRATION
 from hardware.paced import PacedBoard
 from hardware.samples import Samples
 from hardware.simulate import FAULT_KINDS, SimulationOptions, inject_fault, simulate_challenge
-from hardware.simulate_platform import PlatformOptions, simulate_platform_challenge
 from station.live.drone import DroneSource
 
 CHUNK_S = 0.25  # what the station feeds the live detector at a time

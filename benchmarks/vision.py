@@ -5,7 +5,7 @@ Two photo models (see ``docs/vision.md``):
 - ``--model render``: the renderer the reader was developed with
   (``vision.render``), as before;
 - ``--model realistic``: the independent real-camera model
-  (``vision.realistic``), one set per condition (that condition alone on
+  (``devkit.vision.realistic``), one set per condition (that condition alone on
   plain light) and one with every condition at once.
 
 ``--negatives`` also reads the real photos without the kit shipped in the
@@ -89,7 +89,7 @@ def score_mat(truth: dict, seen: dict, counts: Counter, where: str | None = None
 def lattice_error(truth: dict, params: dict, pose) -> float:
     """The worst distance (cells) between a found mat's cell centres as the reader
     samples them and where they truly lie (realistic model only)."""
-    from vision.realistic import true_image_points
+    from devkit.vision.realistic import true_image_points
 
     xs, ys = np.meshgrid(np.arange(truth["cols"]) + 0.5, np.arange(truth["rows"]) + 0.5)
     centres = np.stack([xs.ravel(), ys.ravel()], -1)
@@ -244,7 +244,7 @@ def main() -> None:
         counts, kept = run(render_photo, arguments.count, arguments.seed, keep=True, **options)
         print(accuracy_line("render", counts))
     else:
-        from vision.realistic import ALL_CONDITIONS, realistic_photo
+        from devkit.vision.realistic import ALL_CONDITIONS, realistic_photo
 
         conditions = ALL_CONDITIONS
         if arguments.conditions is None:

@@ -29,6 +29,8 @@ from typing import Any, BinaryIO
 import serial
 
 from firmware import frames
+from hardware import replay
+from hardware.calibration import Calibration
 from hardware.capture import SequenceCounter, capture_header
 from hardware.errors import LinkError
 
@@ -62,8 +64,7 @@ class LinkStatus:
 
 def open_serial_port(port: str, timeout: float) -> Any:
     """Open ``port`` (a device or a pyserial URL) exclusively."""
-    from hardware import replay  # noqa: F401 - registers the replay:// URL handler
-
+    replay.register()  # pyserial knows replay:// (idempotent)
     return serial.serial_for_url(port, baudrate=BAUDRATE, timeout=timeout, exclusive=True)
 
 
@@ -268,8 +269,6 @@ def calibrate_board(link: DroneLink, store: Any, mass_g: float | None = None,
     The result is kept in ``store`` under the board's id: a tare keeps the scale
     already known (or a typical one), a known mass needs a tare first.
     """
-    from hardware.calibration import Calibration
-
     if not link.status.board:
         link.send_command("hello?")
         deadline = time.monotonic() + 3.0

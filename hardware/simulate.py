@@ -35,7 +35,6 @@ class SimulationOptions:
     load_cell_rate_hz: float = 80.0  # HX711 readings per second
     max_lag_s: float = 0.020  # load cell behind the IMU
     max_tremor: float = 2.0  # m/s², peak hand tremor in flight
-    max_tilt_deg: float = 12.0
     force_noise_g: tuple[float, float] = (0.02, 0.06)
     accel_noise: float = 0.03  # m/s² rms
     gyro_noise: float = 0.08  # dps rms

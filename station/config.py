@@ -90,11 +90,6 @@ class Settings:
     def logs_dir(self) -> Path:
         return self.data_dir / "logs"
 
-    @property
-    def calibration_dir(self) -> Path:
-        """Where camera calibration is kept (written by the vision side)."""
-        return self.data_dir / "calibration"
-
 
 def ensure_token(data_dir: Path) -> tuple[TokenCheck, str | None]:
     """The token check for ``data_dir``, and the new token if one was just made.

@@ -33,9 +33,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from station.errors import InputError
+from vision.config import FIRST_TAG_ID, LAST_TAG_ID
 
-FIRST_TAG_ID = 50
-LAST_TAG_ID = 249
 DRONE = "drone"
 
 
@@ -108,7 +107,7 @@ def assign_tags(catalogues: Mapping[str, Mapping[str, Any]]) -> dict[int, dict[s
     free = [tag for tag in range(FIRST_TAG_ID, LAST_TAG_ID + 1) if tag not in fixed]
     if len(every) > len(free):
         raise InputError(f"catalogues: {len(every) + len(fixed)} tagged pieces, but only "
-                         f"{LAST_TAG_ID - FIRST_TAG_ID + 1} tag ids (50-249)")
+                         f"{LAST_TAG_ID - FIRST_TAG_ID + 1} tag ids ({FIRST_TAG_ID}-{LAST_TAG_ID})")
     return dict(sorted({**fixed, **dict(zip(free, every, strict=False))}.items()))
 
 

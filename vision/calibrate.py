@@ -18,6 +18,7 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -65,8 +66,6 @@ class CalibrationViews:
 
     def _loose(self) -> ReaderConfig:
         """Markers bent by an uncalibrated lens still have to agree, only less tightly."""
-        from dataclasses import replace
-
         return replace(self.config, pose_marker_error_share=self.config.calibration_marker_share)
 
     def calibrate(self) -> tuple[CalibratedLens, float]:

@@ -15,6 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+#: Tag ids carried by pieces (DICT_4X4_250; below them, the mats' corner markers). Fixed by
+#: the kit's visual spec, not a knob; kept here, where nothing is imported, so the station
+#: checks a tag id without loading the reader.
+FIRST_TAG_ID = 50
+LAST_TAG_ID = 249
+
 
 @dataclass(frozen=True)
 class ReaderConfig:

@@ -24,9 +24,6 @@ import numpy as np
 MAT_KINDS = ("colour", "tags")
 #: Mat numbers a kit may use (four markers each out of DICT_4X4_50's 0..47).
 MAX_MAT_NUMBER = 11
-#: Tag ids carried by pieces (DICT_4X4_250).
-FIRST_TAG_ID = 50
-LAST_TAG_ID = 249
 
 BORDER = 1.0  # border width, cells
 MARGIN = 0.5  # white margin outside the border, cells

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.config import DEFAULT_CONFIG, ReaderConfig
-from vision.layout import FIRST_TAG_ID, LAST_TAG_ID, MAX_MAT_NUMBER
+from vision.config import DEFAULT_CONFIG, FIRST_TAG_ID, LAST_TAG_ID, ReaderConfig
+from vision.layout import MAX_MAT_NUMBER
 
 _LAST_MAT_MARKER = 4 * MAX_MAT_NUMBER + 3
 

@@ -30,13 +30,12 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.config import FIRST_TAG_ID, LAST_TAG_ID
 from vision.layout import (
     BORDER,
     CLASS_COLOURS,
-    FIRST_TAG_ID,
     GRID_LINE,
     GRID_LINE_WIDTH,
-    LAST_TAG_ID,
     MARGIN,
     MARKER_SIDE,
     PATCH_CLASSES,

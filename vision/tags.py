@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
-from vision.config import DEFAULT_CONFIG, ReaderConfig
-from vision.layout import FIRST_TAG_ID, MatSpec
+from vision.config import DEFAULT_CONFIG, FIRST_TAG_ID, ReaderConfig
+from vision.layout import MatSpec
 from vision.mats import MatPose
 
 

@@ -12,6 +12,8 @@ import urllib.parse
 
 from serial.serialutil import PortNotOpenError, SerialBase, SerialException
 
+from hardware.capture import MAGIC
+
 
 class Serial(SerialBase):
     """A read-only serial port over a capture file."""
@@ -33,7 +35,6 @@ class Serial(SerialBase):
                 data = handle.read()
         except OSError as error:
             raise SerialException(f"cannot open capture {path}: {error.strerror}") from None
-        from hardware.capture import MAGIC
 
         if data.startswith(MAGIC):
             data = data[data.find(b"\n", len(MAGIC)) + 1:]

@@ -10,6 +10,8 @@ from fastapi import APIRouter, Response
 from station.api.deps import ServicesDep, TokenDep
 from station.api.models import TableId
 from station.api.responses import errors_beside
+from station.appliance.archive import table_archive as build
+from station.appliance.setup import archive_dir
 
 router = APIRouter(tags=["tables"])
 
@@ -21,9 +23,6 @@ async def table_archive(table_id: TableId, services: ServicesDep, _author: Token
     """Every game of the table: its events, the camera frame behind every ruling and flag,
     and the final scores (see ``station.appliance.archive``). The whole record, face-down
     cards too: the organiser's token is needed."""
-    from station.appliance.archive import table_archive as build
-    from station.appliance.setup import archive_dir
-
     data = await asyncio.to_thread(build, services.station, table_id,
                                    archive_dir(Path(services.settings.data_dir)))
     return Response(data, media_type="application/zip", headers={

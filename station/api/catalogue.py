@@ -24,6 +24,7 @@ from fastapi.templating import Jinja2Templates
 
 from station.api.deps import ServicesDep, StationDep, TokenDep
 from station.api.responses import CatalogueWalk, documented
+from station.catalogue.copy import learnt_key
 from station.catalogue.files import CopyFolder
 from station.catalogue.form import answer
 from station.catalogue.walk import walk_view
@@ -62,8 +63,6 @@ def read_catalogue(game: GameName, services: ServicesDep) -> dict[str, Any]:
 def store_catalogue(game: GameName, services: ServicesDep, _author: TokenDep,
                     document: JsonBody) -> dict[str, Any]:
     """Store a learnt file as the station's copy of ``game``."""
-    from station.catalogue.copy import learnt_key
-
     folder = _folder(services)
     folder.path(game)
     named = Node(document).get("game", game)

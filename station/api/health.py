@@ -18,15 +18,14 @@ from pydantic import BaseModel
 
 from station.api.deps import ServicesDep
 from station.api.responses import documented
+from station.appliance.doctor import Doctor
+from station.appliance.setup import doctor_setup
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
 router = APIRouter()
 
 
 def _report(services: Any) -> dict[str, Any]:
-    from station.appliance.doctor import Doctor
-    from station.appliance.setup import doctor_setup
-
     settings = services.settings
     return Doctor(doctor_setup(Path(settings.data_dir), settings.database_url,
                                running=True)).run()

@@ -33,7 +33,11 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import cv2
+
 from station.appliance.config import ARCHIVE, ArchiveLimits
+from station.demo.demo import demo_table_id
+from station.live.table import LiveTable
 
 LOG = logging.getLogger("packref.archive")
 FRAMES = "frames"
@@ -109,8 +113,6 @@ class FrameKeeper:
 
 
 def _write_jpeg(path: Path, frame: Any, quality: int) -> None:
-    import cv2
-
     ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise ValueError("the frame could not be encoded as JPEG")
@@ -179,8 +181,6 @@ def _games(events: list[Any]) -> list[list[Any]]:
 
 def _results(station: Any, table_id: str, events: list[Any]) -> dict[int, dict[str, Any]]:
     """Each game's result by the seq of its ``game`` event: scores, winners, over."""
-    from station.live.table import LiveTable
-
     table = LiveTable.rebuild(station.store.table(table_id), events)
     summaries = list(table.past_games)
     if table.current is not None:
@@ -242,8 +242,6 @@ def write_table_archive(station: Any, table_id: str, archive_root: Path, out: Pa
 
 def keep_demo_frames(station: Any, recordings: list[Any], archive_root: Path) -> None:
     """Give each demo camera recording a keeper for its table (``packref demo``)."""
-    from station.demo.demo import demo_table_id
-
     for recording in recordings:
         if hasattr(recording, "keeper"):
             recording.keeper = FrameKeeper(station, demo_table_id(recording), archive_root)

@@ -27,8 +27,20 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import func, inspect, select
+
+from hardware.errors import LinkError
+from hardware.link import DroneLink
 from station.appliance.config import ARCHIVE, DOCTOR, DoctorLimits
+from station.config import DATABASE_FILE
 from station.errors import InputError
+from station.games.kit import default_catalogues, mat_requests
+from station.live.camera import CameraError, open_frames
+from station.store import open_database
+from station.store.models import Base, EventRow, TableRow
+from vision.kit import plan_mats, table_numbers
+from vision.reader import Reader
+from vision.sources import picamera_available
 
 CHECKS = ("camera", "drone", "gpio", "database", "disk", "kit")
 SERIAL_PATTERNS = ("/dev/ttyACM*", "/dev/ttyUSB*")
@@ -62,8 +74,6 @@ class DoctorSetup:
 
 def present_cameras() -> list[str]:
     """The cameras this machine shows: ``0`` when Picamera2 or ``/dev/video0`` is there."""
-    from vision.sources import picamera_available
-
     return ["0"] if picamera_available() or Path("/dev/video0").exists() else []
 
 
@@ -124,8 +134,6 @@ class Doctor:
                      "; ".join(detail for _, detail in results))
 
     def _one_camera(self, where: str) -> tuple[bool, str]:
-        from station.live.camera import CameraError, open_frames
-
         owner = self.setup.camera_owner(where)
         if owner is not None:
             return True, f"{where}: in use by {owner} (not opened again)"
@@ -165,9 +173,6 @@ class Doctor:
                      "; ".join(detail for _, detail in results))
 
     def _one_board(self, port: str) -> tuple[bool, str]:
-        from hardware.errors import LinkError
-        from hardware.link import DroneLink
-
         link = DroneLink(port, read_timeout=0.05)
         try:
             link.open()
@@ -200,12 +205,6 @@ class Doctor:
         return Check("gpio", True, detail)
 
     def check_database(self) -> Check:
-        from sqlalchemy import inspect
-
-        from station.config import DATABASE_FILE
-        from station.store import open_database
-        from station.store.models import Base
-
         url = self.setup.database_url or f"sqlite:///{self.setup.data_dir / DATABASE_FILE}"
         try:
             database = open_database(url)
@@ -217,10 +216,6 @@ class Doctor:
             missing = sorted(set(Base.metadata.tables) - found)
             version = database.engine.dialect.server_version_info or ()
             with database.session() as session:
-                from sqlalchemy import func, select
-
-                from station.store.models import EventRow, TableRow
-
                 tables = session.scalar(select(func.count()).select_from(TableRow))
                 events = session.scalar(select(func.count()).select_from(EventRow))
         finally:
@@ -252,7 +247,6 @@ class Doctor:
             source = f" (the station's frame of table {table}, {age:.0f} s ago)"
         if frame is None:
             return Check("kit", False, "no camera frame to look for the mats in")
-        from vision.reader import Reader
 
         mats = kit_mats()
         seen = Reader([mat.spec for mat in mats]).observe(frame).mats
@@ -266,9 +260,6 @@ class Doctor:
 
 def kit_mats() -> list[Any]:
     """Every mat the printed kit has for table 0 of 1 (as ``packref kit`` prints them)."""
-    from station.games.kit import default_catalogues, mat_requests
-    from vision.kit import plan_mats, table_numbers
-
     numbers = table_numbers(0, 1)
     mats: dict[int, Any] = {}  # each game numbers its mats from the table's first: one per id
     for mat in plan_mats(mat_requests(default_catalogues(), len(numbers)), numbers):
@@ -278,8 +269,6 @@ def kit_mats() -> list[Any]:
 
 def schema_version() -> str:
     """A short fingerprint of the schema the station expects (tables and their columns)."""
-    from station.store.models import Base
-
     text = ";".join(f"{name}({','.join(sorted(table.columns.keys()))})"
                     for name, table in sorted(Base.metadata.tables.items()))
     return hashlib.sha256(text.encode()).hexdigest()[:8]

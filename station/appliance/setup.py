@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from station.appliance.archive import RECENT_FRAMES
 from station.appliance.config import STATION_FILE
 from station.appliance.doctor import DoctorSetup
+from station.appliance.ownership import camera_owner
 from station.appliance.station_file import read_station_file, station_file_in
 
 ARCHIVE_DIR = "archive"
@@ -20,9 +22,6 @@ def doctor_setup(data_dir: Path, database_url: str | None = None,
                  config: str | None = None, running: bool = False) -> DoctorSetup:
     """What ``packref doctor`` checks for ``data_dir`` (its station file's devices);
     ``running``: checked by the running station itself (its latest frames count)."""
-    from station.appliance.archive import RECENT_FRAMES
-    from station.appliance.ownership import camera_owner
-
     data_dir.mkdir(parents=True, exist_ok=True)
     settings = read_station_file(config) if config else station_file_in(data_dir, STATION_FILE)
     return DoctorSetup(data_dir=data_dir, database_url=database_url,

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-#: Frames a reading must hold to count as still (docs/formats.md §6's ``K``).
-STABLE_FRAMES = 3
 #: Frames a second of a table camera, for the figures of teaching a deck.
 CAMERA_FPS = 10.0
 #: A progress line on stderr every this many frames while nothing else happens.

@@ -37,11 +37,11 @@ from typing import Any
 
 from station.errors import InputError
 from station.jsonin import Node, load_json_file
+from vision.config import FIRST_TAG_ID, LAST_TAG_ID
 
 # The limits a copy's values are checked against; each one's source is in docs/kit.md
 # ("What each value may be").
 MERCHANDISE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-FIRST_TAG, LAST_TAG = 50, 249  # the visual spec's tag ids (below 50: the mats' markers)
 MAX_BOX_VALUE = 2  # Removal's rulebook: a box has "0 to +2 points on its back"
 # Removal's rulebook: a delicate item undamaged scores "the indicated plus points (or 0)",
 # damaged "the indicated minus points"; at most one printed digit is our choice.
@@ -91,7 +91,7 @@ def tag_of(node: Node, seen: dict[int, str]) -> int | None:
     field = node.get("tag")
     if field.is_null():
         return None
-    tag = field.integer(FIRST_TAG, LAST_TAG)
+    tag = field.integer(FIRST_TAG_ID, LAST_TAG_ID)
     if tag in seen:
         raise field.fail(f"tag {tag} is already on {seen[tag]}")
     seen[tag] = node.path

@@ -36,7 +36,6 @@ from typing import Any
 
 EMPTY = "."
 UNKNOWN = "?"
-COVERED = "X"
 SQUARE = "#"
 
 Cell = tuple[int, int]

@@ -17,6 +17,7 @@ from typing import Any
 
 from station.cli._output import emit
 from station.errors import InputError
+from vision.config import DEFAULT_CONFIG
 
 ORDER = 48
 
@@ -44,8 +45,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     learn.add_argument("--out", required=True, metavar="FILE", help="the catalogue to write")
     learn.add_argument("--mat", type=int, metavar="ID",
                        help="the mat to teach on (default: the first of the game's kind)")
-    learn.add_argument("--stable", type=int, default=3, metavar="K",
-                       help="frames a piece must hold still (default 3)")
+    learn.add_argument("--stable", type=int, default=DEFAULT_CONFIG.stable_frames, metavar="K",
+                       help="frames a piece must hold still (default "
+                            f"{DEFAULT_CONFIG.stable_frames})")
     learn.set_defaults(run=run_learn)
     edit = commands.add_parser(
         "edit", help="answer, piece by piece, what the camera cannot see",

@@ -103,7 +103,8 @@ def run(arguments: argparse.Namespace) -> int:
     from station.games.kit import default_catalogues, mat_requests
     from station.tags import assign_tags
     from vision.errors import KitError
-    from vision.kit import plan_mats, table_numbers, write_kit
+    from vision.kit import plan_mats, table_numbers
+    from vision.kit_print import write_kit
 
     _check(arguments)
     truck_cell = arguments.truck_cell_mm or arguments.cell_mm

@@ -23,6 +23,7 @@ from pathlib import Path
 from station.cli._output import emit
 from station.errors import InputError
 from station.jsonin import Node, load_json_file
+from vision.config import DEFAULT_CONFIG
 
 ORDER = 40
 MAX_GRID = 40
@@ -51,8 +52,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     source.add_argument("--camera", type=int, metavar="N", help="camera number (0 = first)")
     source.add_argument("--replay", metavar="PATH", help="a folder of images or a video file")
     watch.add_argument("--mats", required=True, metavar="MATS.json", help="the mats to look for")
-    watch.add_argument("--stable", type=int, default=3, metavar="K",
-                       help="frames an observation must hold to count (default 3)")
+    watch.add_argument("--stable", type=int, default=DEFAULT_CONFIG.stable_frames, metavar="K",
+                       help="frames an observation must hold to count (default "
+                            f"{DEFAULT_CONFIG.stable_frames})")
     _calibration_option(watch)
     watch.set_defaults(run=run_watch)
     calibrate = commands.add_parser(

@@ -38,6 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+
 from rules import Action, State, get_game
 from station.games import game_record, game_records
 from station.games.camera import CameraError, tag_ids
@@ -50,6 +53,10 @@ from station.live.camera import (
 )
 from station.live.sources import Recording, Timed
 from station.live.translators import TableTranslator
+from vision.layout import BORDER, MARGIN, outer_size
+from vision.reader import Reader
+from vision.render import FRAME_SIZE, Camera, MatContent, PlacedMat, Scene, mat_to_table, photograph
+from vision.sources import ReplaySource
 
 LOG = logging.getLogger("packref.camera")
 SCRIPT_DIR = Path(__file__).resolve().parent / "recordings" / "camera"  # where main() writes
@@ -68,8 +75,6 @@ VERIFY_TRIES = 5  # renders of a clean frame until the reader reads its truth
 def mat_contents(layout: CameraLayout, state: State) -> list[Any]:
     """What lies on each of the layout's mats in ``state`` (``vision.render.MatContent``),
     as the game's record lays it."""
-    from vision.render import MatContent
-
     contents = {spec.id: MatContent.empty(spec) for spec in layout.specs}
     _lay(layout.game)(layout, state, contents, tag_ids(layout))
     return [contents[spec.id] for spec in layout.specs]
@@ -199,9 +204,6 @@ def _rows_of_mats(layout: CameraLayout) -> list[list[Any]]:
 
 def _placed_mats(layout: CameraLayout, rng: Any) -> list[Any]:
     """Each mat on the table (millimetres), a little turned, players' rows one under another."""
-    from vision.layout import BORDER, MARGIN, outer_size
-    from vision.render import MatContent, PlacedMat, mat_to_table
-
     placed, y = [], 0.0
     for row in _rows_of_mats(layout):
         x, height = 0.0, 0.0
@@ -219,17 +221,12 @@ def _placed_mats(layout: CameraLayout, rng: Any) -> list[Any]:
 
 
 def _project(h: Any, points: Any) -> Any:
-    import cv2
-    import numpy as np
-
     return cv2.perspectiveTransform(np.asarray(points, np.float64).reshape(-1, 1, 2),
                                     h).reshape(-1, 2)
 
 
 def _smallest_cell(h: Any, mats: list[Any]) -> float:
     """The shortest cell side, in pixels, of any mat under homography ``h``."""
-    import numpy as np
-
     sides = []
     for mat in mats:
         spec = mat.content.spec
@@ -241,10 +238,6 @@ def _smallest_cell(h: Any, mats: list[Any]) -> float:
 
 def _outline(mats: list[Any]) -> Any:
     """Every mat's outer corners, in table millimetres."""
-    import numpy as np
-
-    from vision.layout import BORDER, MARGIN
-
     o = BORDER + MARGIN
     return np.concatenate([_project(mat.to_table, [
         (-o, -o), (mat.content.spec.cols + o, -o),
@@ -254,10 +247,6 @@ def _outline(mats: list[Any]) -> Any:
 
 def _aim(mats: list[Any], rng: Any, cell_px: float = 44.0) -> Any:
     """A camera homography (table mm → pixels) seeing every mat, cells about ``cell_px`` wide."""
-    import numpy as np
-
-    from vision.render import FRAME_SIZE, Camera
-
     corners = _outline(mats)
     target = tuple(corners.mean(axis=0))
     for _ in range(50):
@@ -279,7 +268,6 @@ def table_scene(layout: CameraLayout, rng: Any) -> Any:
     scene_h = _aim(mats, rng)
     for mat in mats:
         mat.content.seed = int(rng.integers(1 << 30))
-    from vision.render import Scene
 
     return Scene(mats, scene_h, int(rng.integers(1 << 30)))
 
@@ -288,10 +276,6 @@ class Renderer:
     """Renders a script's frames into a folder, one at a time (a generator of BGR images)."""
 
     def __init__(self, script: dict[str, Any], folder: Path) -> None:
-        import numpy as np
-
-        from vision.reader import Reader
-
         self.script = script
         self.folder = folder
         self.layout = camera_layout(script["game"], script["players"])
@@ -324,8 +308,6 @@ class Renderer:
             return False
 
     def __iter__(self) -> Iterator[Any]:
-        import cv2
-
         self.folder.mkdir(parents=True, exist_ok=True)
         (self.folder / "done.json").unlink(missing_ok=True)
         data, image, photo = b"", None, self.folder / "none"
@@ -345,11 +327,6 @@ class Renderer:
 
     def _photo(self, index: int, frame: Frame) -> bytes:
         """A JPEG of the frame's state; a clean one is rendered again until it reads true."""
-        import cv2
-        import numpy as np
-
-        from vision.render import photograph
-
         contents = mat_contents(self.layout, self.states[frame.state])
         for mat, content in zip(self.scene.mats, contents, strict=True):
             content.seed = mat.content.seed
@@ -369,8 +346,6 @@ class Renderer:
         return data.tobytes()
 
     def _reads(self, data: Any, truth: dict[str, Any]) -> bool:
-        import cv2
-
         mats = self.reader.observe(cv2.imdecode(data, cv2.IMREAD_COLOR)).mats
         return GameReader(self.layout).observations(mats, 0.0) == truth
 
@@ -384,8 +359,6 @@ def _link_or_copy(source: Path, target: Path) -> None:
 
 
 def _bytes(data: bytes) -> Any:
-    import numpy as np
-
     return np.frombuffer(data, np.uint8)
 
 
@@ -408,8 +381,6 @@ class CameraRecording(Recording):
 
     def stream(self, stop: threading.Event | None = None) -> Iterator[Timed]:
         """The table's items: the camera source's observations and the declared actions."""
-        from vision.sources import ReplaySource
-
         renderer = Renderer(self.script, self.folder)
         frames = ReplaySource(self.folder) if renderer.done() else renderer
         source = CameraSource(frames, renderer.layout, fps=FPS, stable_frames=STABLE,

@@ -22,8 +22,10 @@ from importlib import resources
 from pathlib import Path
 
 from rules import Action, IllegalAction, State, game_names, get_game
+from station.demo.camera_fixtures import camera_recording
 from station.errors import StationError
 from station.games import DemoWiring, game_record
+from station.live.drone import drone_recording
 from station.live.sources import Recording, Timed
 
 PLAYER_NAMES = ["Ana", "Ben", "Cas", "Dee", "Eli", "Fay"]
@@ -124,16 +126,12 @@ def demo_recordings(directory: Path | None = None,
     :func:`station.live.drone.drone_recording`) comes before a declared ``NAME.jsonl``.
     A game with none of these raises :class:`MissingRecording`.
     """
-    from station.live.drone import drone_recording
-
     directory = recordings_dir() if directory is None else directory
     recordings = []
     for name in game_names():
         drone, path = directory / f"{name}.drone.json", directory / f"{name}.jsonl"
         camera = directory / "camera" / f"{name}.json"
         if data_dir is not None and camera.exists():
-            from station.demo.camera_fixtures import camera_recording
-
             recordings.append(camera_recording(camera, data_dir))
         elif drone.exists():
             recordings.append(drone_recording(drone))

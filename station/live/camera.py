@@ -49,13 +49,14 @@ from station.games.camera import CameraError, CameraLayout, in_order
 from station.live.clock_bridge import ClockBridge
 from station.live.sources import Timed, hand_on
 from station.live.station import Station, UnknownTable
+from vision.config import DEFAULT_CONFIG
 
 __all__ = ["CameraError", "CameraLayout", "CameraSource", "GameReader", "attach",
            "camera_games", "camera_layout", "ensure_table", "open_frames", "table_layout"]
 
 LOG = logging.getLogger("packref.camera")
 Clock = Callable[[], float]
-DEFAULT_STABLE = 3
+DEFAULT_STABLE = DEFAULT_CONFIG.stable_frames  # the stability filter's frames
 
 
 def camera_games() -> list[str]:

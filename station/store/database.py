@@ -20,8 +20,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.schema import CreateIndex
 
 from station.errors import InputError
+from station.store.hub_channel import POSTGRES_NOTIFY_TRIGGERS
 from station.store.models import Base
-from station.store.notify import POSTGRES_NOTIFY_TRIGGERS
 
 _SQLITE_APPEND_ONLY = [
     "CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events "

@@ -15,36 +15,17 @@ import json
 import logging
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import text
 
-if TYPE_CHECKING:
-    from station.store.database import Database
+from station.store.database import Database
+from station.store.hub_channel import CHANNEL
 
-CHANNEL = "packref_hub"
 RETRY_SECONDS = 0.25
 WAIT_SECONDS = 0.5
 
 log = logging.getLogger("packref.hub")
-
-POSTGRES_NOTIFY_TRIGGERS = [
-    "CREATE OR REPLACE FUNCTION packref_announce_event() RETURNS trigger AS $$ "
-    f"BEGIN PERFORM pg_notify('{CHANNEL}', json_build_object('kind', 'event', "
-    "'table', NEW.table_id, 'seq', NEW.seq, "
-    "'origin', current_setting('application_name'))::text); RETURN NEW; END $$ "
-    "LANGUAGE plpgsql",
-    "DROP TRIGGER IF EXISTS events_announce ON events",
-    "CREATE TRIGGER events_announce AFTER INSERT ON events "
-    "FOR EACH ROW EXECUTE FUNCTION packref_announce_event()",
-    "CREATE OR REPLACE FUNCTION packref_announce_table() RETURNS trigger AS $$ "
-    f"BEGIN PERFORM pg_notify('{CHANNEL}', json_build_object('kind', 'tables', "
-    "'table', NEW.id, 'origin', current_setting('application_name'))::text); "
-    "RETURN NEW; END $$ LANGUAGE plpgsql",
-    "DROP TRIGGER IF EXISTS tables_announce ON tables",
-    "CREATE TRIGGER tables_announce AFTER INSERT ON tables "
-    "FOR EACH ROW EXECUTE FUNCTION packref_announce_table()",
-]
 
 
 def announce(database: Database, message: dict[str, Any]) -> bool:

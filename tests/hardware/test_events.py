@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from devkit.hardware.evaluation import match_events
 from hardware.config import DetectorConfig
-from hardware.evaluation import match_events
 from hardware.events import DroneEvent, EventDetector, detect_events
 from hardware.samples import Samples
 from hardware.simulate import SimulationOptions, simulate_challenge

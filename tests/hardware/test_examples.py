@@ -8,8 +8,8 @@ import importlib
 import pytest
 
 MODULES = ["hardware", "hardware.samples", "hardware.simulate", "hardware.events",
-           "hardware.evaluation", "hardware.config", "hardware.calibration",
-           "hardware.capture", "hardware.faults", "hardware.simulate_platform",
+           "devkit.hardware.evaluation", "hardware.config", "hardware.calibration",
+           "hardware.capture", "hardware.faults", "devkit.hardware.simulate_platform",
            "hardware.stream", "firmware.frames", "rules.referees.pick_n_packers"]
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from devkit.hardware.fixtures import CALIBRATION
 from hardware.capture import read_capture
-from hardware.fixtures import CALIBRATION
 from hardware.paced import PacedBoard
 from hardware.samples import Samples
 from hardware.simulate import inject_fault

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from devkit.hardware.evaluation import match_events
+from devkit.hardware.simulate_platform import PlatformOptions, simulate_platform_challenge
 from hardware.config import DetectorConfig
-from hardware.evaluation import match_events
 from hardware.events import detect_events
-from hardware.simulate_platform import PlatformOptions, simulate_platform_challenge
 
 
 def test_a_challenge_is_reproducible_and_its_truth_is_in_order() -> None:

@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
+from devkit.station.rehearsal import Rehearsal, laid_card, teach
 from station.catalogue.pieces import canonical_card
-from station.catalogue.rehearsal import Rehearsal, laid_card, teach
 from vision.layout import MatSpec
 
 CARDS = [["AAC", "DDC"], ["EEE", "AA#"], ["C#A", "CCA"]]

@@ -144,8 +144,8 @@ def _calibration_replay(folder: Path) -> Path:
     import cv2
     import numpy as np
 
+    from devkit.vision.realistic import calibration_views
     from vision.layout import MatSpec
-    from vision.realistic import calibration_views
 
     folder.mkdir()
     for index, frame in enumerate(calibration_views(np.random.default_rng(5),

@@ -8,6 +8,7 @@ import os
 import site
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,11 @@ from station.demo.recordings import MissingRecording, demo_recordings
 from station.live.station import Station
 from station.store import EventStore, open_database
 from tests.conftest import REPO
+
+# development tooling kept out of the wheel (devkit/), by the paths it had in the product
+DEVELOPMENT_MODULES = ("vision/realistic.py", "vision/fixture_sets.py",
+                       "hardware/simulate_platform.py", "hardware/evaluation.py",
+                       "hardware/fixtures.py", "station/catalogue/rehearsal.py")
 
 
 def run(command: list, **kwargs) -> subprocess.CompletedProcess:
@@ -56,6 +62,14 @@ def test_the_installed_package_is_the_wheel_not_the_checkout(installed: Path) ->
     where = run([installed / "bin" / "python", "-c", "import station; print(station.__file__)"],
                 cwd=installed, env=clean_environment()).stdout.strip()
     assert Path(where).is_relative_to(installed)
+
+
+def test_the_wheel_holds_the_product_and_no_development_tooling(installed: Path) -> None:
+    wheel = next((installed.parent / "dist").glob("packref-*.whl"))
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "station/cli/__init__.py" in names
+    assert not [name for name in names if name.split("/")[0] == "devkit"]
+    assert not names & set(DEVELOPMENT_MODULES)
 
 
 def test_the_demo_runs_from_the_wheel_with_its_camera_and_drone_tables(installed: Path,

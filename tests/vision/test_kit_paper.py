@@ -16,14 +16,11 @@ from vision.kit import (
     KitMat,
     MatRequest,
     Sticker,
-    draw_kit_mat,
-    draw_sticker_sheets,
     paper_size,
     printable_mm,
-    tile_mat,
     tile_spans,
-    write_kit,
 )
+from vision.kit_print import draw_kit_mat, draw_sticker_sheets, tile_mat, write_kit
 from vision.layout import MatSpec
 
 PX = 2.0

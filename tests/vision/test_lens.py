@@ -8,12 +8,12 @@ import cv2
 import numpy as np
 import pytest
 
+from devkit.vision.realistic import Strength, calibration_views, realistic_photo
 from vision.calibrate import CalibrationViews, calibrate_camera
 from vision.errors import CalibrationFileError, CameraCalibrationError
 from vision.layout import MatSpec, marker_corners
 from vision.lens import CalibratedLens, RadialLens, estimate_radial_lens, load_lens
 from vision.reader import Reader
-from vision.realistic import Strength, calibration_views, realistic_photo
 
 CENTRE, FOCAL = (959.5, 539.5), 0.9 * 1920
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from devkit.vision.realistic import distort_image
 from vision.layout import MatSpec, marker_centre
 from vision.markers import MarkerDetector
 from vision.mats import fit_pose, locate_mat
-from vision.realistic import distort_image
 from vision.render import MatContent, draw_mat
 
 PPC = 44

@@ -6,10 +6,10 @@ import cv2
 import numpy as np
 import pytest
 
+from devkit.vision.realistic import realistic_photo
 from tests.vision.negatives import load_negative, negative_photo_paths
 from vision.layout import MatSpec, marker_centre
 from vision.reader import Reader
-from vision.realistic import realistic_photo
 from vision.render import marker_picture
 
 NEGATIVES = negative_photo_paths()

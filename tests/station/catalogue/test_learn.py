@@ -4,10 +4,10 @@ and whole sets learnt from photo sequences made by the project's renderer."""
 import numpy as np
 import pytest
 
+from devkit.station.rehearsal import Rehearsal, laid_card, laid_piece, teach
 from rules.catalogue import default_catalogue
 from station.catalogue.learn import Learner
 from station.catalogue.pieces import canonical_card
-from station.catalogue.rehearsal import Rehearsal, laid_card, laid_piece, teach
 from vision.layout import MatSpec
 
 

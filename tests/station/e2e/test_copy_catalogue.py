@@ -1,9 +1,9 @@
 """A copy taught by camera under the real-camera model, filled in, and played dealt by hand.
 
-The teaching sessions are made on the fly (``station.catalogue.rehearsal``, fixed
+The teaching sessions are made on the fly (``devkit.station.rehearsal``, fixed
 seeds): a person lays the whole default Small Warehouse deck, then a set of
 Removal items, one at a time on a mat photographed by the independent real-camera
-model (``vision.realistic``: casts, textures and clutter, shadows, vignetting, a
+model (``devkit.vision.realistic``: casts, textures and clutter, shadows, vignetting, a
 lamp's glare, hands, a wide lens), doing what packref says — laying a piece
 again when told it cannot be read. The frames are written to a folder and
 learnt by ``packref catalogue learn --replay``, as a recorded session would be.
@@ -29,17 +29,17 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
+from devkit.station.rehearsal import Rehearsal, laid_card, laid_piece, teach
+from devkit.vision.realistic import ALL_CONDITIONS
 from rules import get_game
 from rules.catalogue import default_catalogue
 from station.catalogue.pieces import canonical_card
-from station.catalogue.rehearsal import Rehearsal, laid_card, laid_piece, teach
 from station.cli import main
 from station.config import Settings
 from tests.conftest import CliResult
 from tests.station.api.conftest import AUTH
 from tests.station.e2e.dealt_table import DealtTable
 from vision.layout import MatSpec
-from vision.realistic import ALL_CONDITIONS
 
 pytestmark = pytest.mark.timeout(3600)  # two whole teaching sessions, photographed and read
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from devkit.hardware.fixtures import CALIBRATION
 from hardware.capture import read_capture
 from hardware.events import detect_events
-from hardware.fixtures import CALIBRATION
 from hardware.paced import PacedBoard
 from hardware.samples import Samples
 from hardware.simulate import inject_fault
@@ -167,8 +167,8 @@ def test_the_demos_drone_game_is_a_whole_game_of_three_rounds() -> None:
 
 def test_a_stuck_load_cell_flags_the_table_and_rules_no_load_from_it(
         database: Database, tmp_path: Path) -> None:
+    from devkit.hardware.fixtures import CALIBRATION
     from hardware.capture import encode_capture
-    from hardware.fixtures import CALIBRATION
     from hardware.simulate import inject_fault
 
     samples = read_capture(DRONE / "sim-0003.bin").samples

@@ -39,7 +39,17 @@ import cv2
 import numpy as np
 
 from vision.layout import BORDER, MARGIN, MatSpec
-from vision.render import FRAME_SIZE, Photo, PlacedMat, Scene, draw_mat, make_scene
+from vision.render import (
+    FRAME_SIZE,
+    Camera,
+    MatContent,
+    Photo,
+    PlacedMat,
+    Scene,
+    draw_mat,
+    make_scene,
+    mat_to_table,
+)
 
 _OFFSET = BORDER + MARGIN
 _DICTIONARY = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_250)
@@ -429,8 +439,6 @@ def calibration_views(rng: np.random.Generator, spec: MatSpec, count: int, k1: f
                       focal_px: float = 1400.0) -> list[np.ndarray]:
     """``count`` photos of one empty mat by one camera (fixed focal length, principal
     point at the centre, barrel ``k1``) from several heights, tilts and turns."""
-    from vision.render import Camera, MatContent, mat_to_table
-
     width, height = FRAME_SIZE
     cell_mm = 20.0
     content = MatContent.empty(spec)

@@ -1,6 +1,6 @@
 """The committed vision fixtures: how each one is rendered, so anyone can re-render them.
 
-``python -m vision.fixture_sets fixtures/vision`` rewrites every image and
+``python -m devkit.vision.fixture_sets fixtures/vision`` rewrites every image and
 truth file under ``fixtures/vision`` (deterministic: fixed seeds). The scenes
 mimic each game's use of the kit; the tag ids are arbitrary (tests pass their
 own tag → piece mappings).
@@ -173,7 +173,7 @@ def write_replay(out: Path, seed: int = 31) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m vision.fixture_sets OUT``: re-render every vision fixture into OUT."""
+    """``python -m devkit.vision.fixture_sets OUT``: re-render every vision fixture into OUT."""
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("out", type=Path)
     arguments = parser.parse_args(argv)

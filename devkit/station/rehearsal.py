@@ -4,7 +4,7 @@ Used by the tests, the benchmark and the pictures of ``docs/kit.md``. A
 :class:`Rehearsal` is a camera fixed over one mat (tilted, turned, at the visual
 spec's smallest cell size) photographing it with the project's renderer
 (:mod:`vision.render`) or, given ``conditions``, with the independent real-camera
-model (:mod:`vision.realistic`: colour casts, table textures and clutter, shadows,
+model (:mod:`devkit.vision.realistic`: colour casts, table textures and clutter, shadows,
 vignetting, a lamp's glare, hands, a wide lens). Each scene is photographed once;
 every later frame of it gets fresh sensor noise and JPEG.
 
@@ -39,8 +39,15 @@ from typing import Any
 import cv2
 import numpy as np
 
-from station.catalogue.config import STABLE_FRAMES
+from devkit.vision.realistic import realistic_photo
+from station.catalogue.learn import Learner
 from station.catalogue.pieces import turned_clockwise
+from vision.config import DEFAULT_CONFIG
+from vision.games.removal import footprint
+from vision.layout import MatSpec
+from vision.reader import Reader
+from vision.render import MatContent, make_scene, photograph
+from vision.stability import watch
 
 CELL_PX = 40.0  # a little above the visual spec's smallest cell (36 px)
 STILL_NOISE = 3.0  # σ of the fresh sensor noise between two frames of a still scene
@@ -69,8 +76,6 @@ class Laid:
 
 def laid_card(squares: list[str], spec: Any, rng: np.random.Generator) -> Laid:
     """A card turned at random, somewhere at random on the colour mat ``spec``."""
-    from vision.render import MatContent
-
     turned = turned_clockwise(squares, int(rng.integers(4)))
     top = int(rng.integers(spec.rows - len(turned) + 1))
     left = int(rng.integers(spec.cols - len(turned[0]) + 1))
@@ -86,9 +91,6 @@ def laid_card(squares: list[str], spec: Any, rng: np.random.Generator) -> Laid:
 def laid_piece(tag: int, shape: list[str], spec: Any, rng: np.random.Generator,
                one_square_only: bool = False) -> Laid:
     """A tagged piece (tag on the first square of its top row) turned at random on ``spec``."""
-    from vision.games.removal import footprint
-    from vision.render import MatContent
-
     rotation = int(rng.integers(4)) * 90
     relative = footprint(shape, 0, 0, rotation, False)
     rows = [r for r, _ in relative]
@@ -105,9 +107,7 @@ def laid_piece(tag: int, shape: list[str], spec: Any, rng: np.random.Generator,
 
 def realistic_photograph(scene: Any, rng: np.random.Generator,
                          conditions: tuple[str, ...]) -> Any:
-    """:func:`vision.realistic.realistic_photo` of the session's fixed camera and mat."""
-    from vision.realistic import realistic_photo
-
+    """:func:`devkit.vision.realistic.realistic_photo` of the session's fixed camera and mat."""
     return realistic_photo(rng, conditions, scene=scene)
 
 
@@ -115,22 +115,18 @@ class Rehearsal:
     """A camera fixed over one mat: photos of what lies on it, with or without a hand.
 
     ``conditions``: None for :mod:`vision.render`'s photos; else the real-camera model's
-    conditions (:data:`vision.realistic.ALL_CONDITIONS` or a subset). Hands come only in
+    conditions (:data:`devkit.vision.realistic.ALL_CONDITIONS` or a subset). Hands come only in
     the photos that ask for them: a person's hand over the mat is part of the lesson.
     """
 
     def __init__(self, spec: Any, seed: int, cell_mm: float = 20.0,
                  conditions: tuple[str, ...] | None = None) -> None:
-        from vision.render import make_scene
-
         self.spec, self.conditions = spec, conditions
         self.rng = np.random.default_rng(seed)
         self.scene = make_scene(self.rng, [(spec, cell_mm)], min_cell_px=CELL_PX)
 
     def photo(self, content: Any, hands: bool) -> Any:
         """A new photo (``vision.render.Photo``) of the mat holding ``content``."""
-        from vision.render import photograph
-
         self.scene.mats[0].content = content
         if self.conditions is None:
             return photograph(self.scene, self.rng, hands=1 if hands else 0)
@@ -179,15 +175,14 @@ class Teacher:
     when a frame is asked for, the learner has seen every frame before it.
     """
 
-    def __init__(self, session: Rehearsal, learner: Any, stable: int = STABLE_FRAMES) -> None:
+    def __init__(self, session: Rehearsal, learner: Any,
+                 stable: int = DEFAULT_CONFIG.stable_frames) -> None:
         self.session, self.learner, self.stable = session, learner, stable
         self.log: list[PieceLog] = []
         self._empty: np.ndarray | None = None  # the photo of the empty mat while it serves
 
     def frames(self, pieces: Iterable[Laid]) -> Iterator[np.ndarray]:
         """Every camera frame of laying ``pieces`` one by one."""
-        from vision.render import MatContent
-
         empty = MatContent.empty(self.session.spec)
         start = PieceLog({})
         yield from self._until_ready(empty, start)
@@ -276,13 +271,9 @@ def recorded(frames: Iterable[np.ndarray], folder: Path | None) -> Iterator[np.n
 
 
 def teach(session: Rehearsal, pieces: Iterable[Laid], game: str, folder: Path | None = None,
-          stable: int = STABLE_FRAMES) -> Lesson:
+          stable: int = DEFAULT_CONFIG.stable_frames) -> Lesson:
     """Read a teacher laying ``pieces`` as ``packref catalogue learn`` would (the frames also
     written to ``folder``, a replay, if given)."""
-    from station.catalogue.learn import Learner
-    from vision.reader import Reader
-    from vision.stability import watch
-
     learner = Learner(game, session.spec.id)
     teacher = Teacher(session, learner, stable)
     counted = _Counted(recorded(teacher.frames(pieces), folder))
@@ -319,9 +310,6 @@ def crop_to_mat(session: Rehearsal, image: np.ndarray, width: int = 360) -> np.n
 
 def write_pictures(folder: Path, seed: int = 3) -> list[Path]:
     """The pictures of ``docs/kit.md``: what the camera sees at each step of teaching."""
-    from vision.layout import MatSpec
-    from vision.render import MatContent
-
     rng = np.random.default_rng(seed)
     colour = Rehearsal(MatSpec(0, 8, 10, "colour"), seed=seed)
     card = laid_card(["AAC", "DDC"], colour.spec, rng)
@@ -341,7 +329,7 @@ def write_pictures(folder: Path, seed: int = 3) -> list[Path]:
     return written
 
 
-if __name__ == "__main__":  # python -m station.catalogue.rehearsal docs/images
+if __name__ == "__main__":  # python -m devkit.station.rehearsal docs/images
     import sys
 
     for written_path in write_pictures(Path(sys.argv[1])):

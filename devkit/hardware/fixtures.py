@@ -1,4 +1,4 @@
-"""Regenerate the committed drone fixtures: ``python -m hardware.fixtures fixtures/drone``.
+"""Regenerate the committed drone fixtures: ``python -m devkit.hardware.fixtures fixtures/drone``.
 
 Writes short simulated challenges (three flights each, so the set stays small):
 for each, the samples as CSV (``sim-SEED.csv``), the true events
