@@ -7,9 +7,9 @@ station, hub, clock. Tests build one with a temporary database and a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request, WebSocket, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -45,15 +45,17 @@ class Services:
         return f"<Services {self.database!r}>"
 
 
-def build_services(settings: Settings, clock: Clock | None = None) -> Services:
-    """Open the database and put the station together (tables resumed lazily)."""
+def build_services(settings: Settings, clock: Clock | None = None,
+                   catalogues: Mapping[str, dict[str, Any]] | None = None) -> Services:
+    """Open the database and put the station together (tables resumed lazily);
+    ``catalogues``: a copy's catalogue per game, for every game started here."""
     clock = clock or SystemClock()
     database = open_database(settings.database_url)
     spool = (Spool(settings.data_dir / "hub-spool.sqlite3")
              if database.dialect == "postgresql" else None)  # the hub may go away
     store = EventStore(database, clock, spool)
     hub = Hub()
-    station = Station(store, hub)
+    station = Station(store, hub, catalogues)
     advisor = LiveAdvisor(station, settings.advice,
                           lambda table_id, game_seq: hints_refusal(database, table_id, game_seq))
     return Services(settings, database, store, station, hub, clock, advisor)

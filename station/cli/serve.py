@@ -12,12 +12,15 @@ import shutil
 import socket
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from station.cli._output import emit
 from station.errors import InputError
+
+if TYPE_CHECKING:
+    from station.config import Settings
+    from station.live.plan import StationPlan, TablePlan
 
 ORDER = 60
 
@@ -197,94 +200,6 @@ def _camera_plan(arguments: argparse.Namespace, data_dir: Path | None = None) ->
     return sources
 
 
-def _per_table_threads(what: str, runners: dict[str, Callable[[Any, Any], None]]) -> Any:
-    """A background task running ``runners[table](station, stop)`` in one thread per table.
-
-    ``stop`` (a :class:`threading.Event`) is set at shutdown. A runner that fails is
-    logged and reported on stderr as "the WHAT of table T stopped"; the others go on.
-    """
-    import asyncio
-    import threading
-
-    async def background(services: Any) -> None:
-        stop = threading.Event()
-
-        async def one(table: str, runner: Callable[[Any, Any], None]) -> None:
-            try:
-                await asyncio.to_thread(runner, services.station, stop)
-            except Exception:
-                logging.getLogger("packref").exception("the %s of table %s stopped", what, table)
-                print(f"packref: the {what} of table {table} stopped (see logs/station.log)",
-                      file=sys.stderr)
-
-        try:
-            await asyncio.gather(*(one(table, runner) for table, runner in runners.items()))
-        finally:
-            stop.set()
-
-    return background
-
-
-def _clock_bridges(drones: dict[str, Any], cameras: dict[str, str]) -> dict[str, Any]:
-    """One clock bridge per table with both a --drone and a --camera (live/clock_bridge.py)."""
-    from station.live.clock_bridge import ClockBridge
-
-    return {table: ClockBridge() for table in drones if table in cameras}
-
-
-def _camera_loop(cameras: dict[str, str], bridges: dict[str, Any] | None = None,
-                 archive: Path | None = None, lens: Any = None) -> Any:
-    """The background task of ``serve --camera``: one thread per camera table until shutdown;
-    the frames behind rulings go to the game archive under ``archive``."""
-    from station.appliance.archive import FrameKeeper
-    from station.live.camera import attach
-
-    bridges = bridges or {}
-
-    def runner(table: str, where: str) -> Callable[[Any, Any], None]:
-        def run(station: Any, stop: Any) -> None:
-            keeper = FrameKeeper(station, table, archive) if archive is not None else None
-            attach(station, table, where, stop=stop, bridge=bridges.get(table), keeper=keeper,
-                   lens=lens)
-        return run
-
-    return _per_table_threads("camera", {table: runner(table, where)
-                                         for table, where in cameras.items()})
-
-
-def _drone_loop(plan: dict[str, dict[str, Any]], arguments: argparse.Namespace,
-                bridges: dict[str, Any] | None = None) -> Any:
-    """The background task of ``serve --drone``: one thread per drone table until shutdown."""
-    from station.live.drone import attach
-
-    bridges = bridges or {}
-
-    def runner(table: str, settings: dict[str, Any]) -> Callable[[Any, Any], None]:
-        def run(station: Any, stop: Any) -> None:
-            attach(station, table, settings["port"], positions=settings["positions"],
-                   gpio_buttons=arguments.gpio_buttons,
-                   calibration_file=arguments.calibration, stop=stop,
-                   bridge=bridges.get(table))
-        return run
-
-    return _per_table_threads("drone", {table: runner(table, settings)
-                                        for table, settings in plan.items()})
-
-
-def _together(*loops: Any) -> Any:
-    """One background task running every given loop (None: no loop at all)."""
-    import asyncio
-
-    running = [loop for loop in loops if loop is not None]
-    if not running:
-        return None
-
-    async def background(services: Any) -> None:
-        await asyncio.gather(*(loop(services) for loop in running))
-
-    return background
-
-
 def _advice_settings(arguments: argparse.Namespace) -> Any:
     """``--win-chances`` and ``--advice-seconds`` (after the station file filled them in)."""
     from station.config import (
@@ -301,42 +216,91 @@ def _advice_settings(arguments: argparse.Namespace) -> Any:
     return AdviceSettings(win_chances=arguments.win_chances != "off", seconds=seconds)
 
 
-def run_serve(arguments: argparse.Namespace) -> int:
-    from station.api import build_services, create_app
-    from station.appliance.config import STATION_FILE
-    from station.appliance.setup import archive_dir
-    from station.appliance.station_file import apply_station_file
+def _table_plans(arguments: argparse.Namespace, data_dir: Path) -> tuple[TablePlan, ...]:
+    """Each table's drone and camera (``TablePlan``), checked before the server starts:
+    the drones first, in their options' order, then the tables with only a camera."""
     from station.cli.vision import load_camera_calibration
-    from station.config import default_data_dir, load_settings
+    from station.live.plan import TablePlan
 
-    data_dir = Path(arguments.data) if arguments.data else default_data_dir()
-    apply_station_file(arguments, data_dir, STATION_FILE)
     drones = _drone_plan(arguments)
     cameras = _camera_plan(arguments, data_dir)
     lens = load_camera_calibration(arguments.camera_calibration)
-    settings = load_settings(arguments.data, arguments.db, _advice_settings(arguments))
-    catalogues = _catalogues(arguments, settings)
-    _log_to_file(settings)
-    listener = _listen(arguments.host, arguments.port)
-    services = build_services(settings)
-    services.station.catalogues = catalogues
-    bridges = _clock_bridges(drones, cameras)
-    app = create_app(services, _together(
-        _drone_loop(drones, arguments, bridges) if drones else None,
-        _camera_loop(cameras, bridges, archive_dir(settings.data_dir), lens) if cameras
-        else None))
+    return tuple(
+        TablePlan(table, camera=cameras.get(table), lens=lens if table in cameras else None,
+                  drone=drones[table]["port"] if table in drones else None,
+                  drone_positions=tuple(drones.get(table, {}).get("positions", ())))
+        for table in dict.fromkeys([*drones, *cameras]))
+
+
+def run_serve(arguments: argparse.Namespace) -> int:
+    """``packref serve``: its options and the station file made into a plan, then served."""
+    from station.appliance.config import STATION_FILE
+    from station.appliance.setup import archive_dir
+    from station.appliance.station_file import apply_station_file
+    from station.config import default_data_dir, load_settings
+    from station.live.plan import StationPlan
+
+    data_dir = Path(arguments.data) if arguments.data else default_data_dir()
+    apply_station_file(arguments, data_dir, STATION_FILE)
+    tables = _table_plans(arguments, data_dir)
+    advice = _advice_settings(arguments)
+    settings = load_settings(arguments.data, arguments.db, advice)
+    plan = StationPlan(
+        host=arguments.host, port=arguments.port, data=settings.data_dir,
+        database=settings.database_url, catalogues=_catalogues(arguments, settings),
+        advice=advice, drone_calibration=arguments.calibration,
+        gpio_buttons=next(table.table_id for table in tables if table.drone is not None)
+        if arguments.gpio_buttons else None,
+        archive=archive_dir(settings.data_dir), tables=tables)
+    return serve(plan, settings)
+
+
+def serve(plan: StationPlan, settings: Settings | None = None) -> int:
+    """Serve the station of ``plan`` (a :class:`station.live.plan.StationPlan`) until
+    Ctrl-C or SIGTERM: the dashboard on its host and port, its tables' drones and cameras
+    in the background (:mod:`station.live.runner`), the JSON line on stdout once it
+    listens. ``settings``: the plan's, already loaded (else loaded here from the plan).
+    Nothing in the plan is checked again here (``packref serve`` checks its options)."""
+    from station.api import create_app
+    from station.config import load_settings
+
+    settings = settings or load_settings(plan.data, plan.database, plan.advice)
+    listener, services = _open(plan, settings)
+    app = create_app(services, _live_tables(plan))
     extra: dict[str, Any] = {
         "database": services.database.engine.url.render_as_string(hide_password=True)}
-    if drones:
-        extra["drones"] = {table: drone["port"] for table, drone in drones.items()}
-    if cameras:
-        extra["cameras"] = cameras
-    _announce(_url(listener, arguments.host), settings, extra)
+    if plan.drones():
+        extra["drones"] = plan.drones()
+    if plan.cameras():
+        extra["cameras"] = plan.cameras()
+    _announce(_url(listener, plan.host), settings, extra)
     try:
         _run_server(app, listener)
     finally:
         services.database.close()
     return 0
+
+
+def _open(plan: StationPlan, settings: Settings) -> tuple[socket.socket, Any]:
+    """The start every station shares: its log file, its listening socket, then its
+    services (the station given the plan's catalogues)."""
+    from station.api import build_services
+
+    _log_to_file(settings)
+    listener = _listen(plan.host, plan.port)
+    return listener, build_services(settings, catalogues=plan.catalogues)
+
+
+def _live_tables(plan: StationPlan) -> Any:
+    """The app's background task: the plan's drones and cameras (None: it has none)."""
+    if not plan.tables:
+        return None
+    from station.live.runner import run
+
+    async def background(services: Any) -> None:
+        await run(plan, services.station)
+
+    return background
 
 
 def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: list[int],
@@ -360,12 +324,13 @@ def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: lis
 
 
 def run_demo(arguments: argparse.Namespace) -> int:
-    from station.api import build_services, create_app
+    from station.api import create_app
     from station.appliance.archive import keep_demo_frames
     from station.appliance.setup import archive_dir
     from station.config import load_settings
     from station.demo.demo import prepare_tables
     from station.demo.recordings import MissingRecording, demo_recordings
+    from station.live.plan import StationPlan
 
     if arguments.speed <= 0:
         raise InputError("--speed: must be more than 0")
@@ -380,14 +345,15 @@ def run_demo(arguments: argparse.Namespace) -> int:
             raise InputError(f"packref demo: {error}") from error
         if not recordings:
             raise InputError("no game is registered, so there is nothing to replay")
-        _log_to_file(settings)
-        listener = _listen(arguments.host, arguments.port)
-        services = build_services(settings)
+        plan = StationPlan(host=arguments.host, port=arguments.port, data=settings.data_dir,
+                           database=settings.database_url,
+                           archive=archive_dir(Path(settings.data_dir)))
+        listener, services = _open(plan, settings)
         background = _demo_loop(recordings, arguments, played,
                                 stop=lambda: setattr(app.state.server, "should_exit", True))
         app = create_app(services, background)
         tables = prepare_tables(services.station, recordings)
-        keep_demo_frames(services.station, recordings, archive_dir(Path(settings.data_dir)))
+        keep_demo_frames(services.station, recordings, plan.archive)
         _announce(_url(listener, arguments.host), settings,
                   {"tables": [f"{_url(listener, arguments.host)}tables/{t}" for t in tables]})
         _run_server(app, listener)

@@ -15,6 +15,8 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from station.store.notify import ChangeFeed
+
 QUEUE_SIZE = 8
 
 
@@ -55,9 +57,6 @@ class Hub:
         (called in the publishing thread: it must return at once)."""
         with self._lock:
             self._watchers.append((prefix, watcher))
-
-    def subscribers(self, channel: str) -> int:
-        return len(self._subscribers.get(channel, ()))
 
     def publish(self, channel: str, message: str) -> None:
         """Send ``message`` to every subscriber of ``channel``; callable from any thread."""
@@ -109,8 +108,6 @@ class HubRelay:
     """
 
     def __init__(self, station: RelayedStation, hub: Hub) -> None:
-        from station.store.notify import ChangeFeed
-
         self.station = station
         self.hub = hub
         self.feed = ChangeFeed(station.store.database, self._on_message, self._on_connect)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules import Action, IllegalAction, State
@@ -33,14 +33,15 @@ class UnknownTable(LookupError):
 class Station:
     """Every table of this station: kept in an EventStore, broadcast by a Hub."""
 
-    def __init__(self, store: EventStore, hub: Hub | None = None) -> None:
+    def __init__(self, store: EventStore, hub: Hub | None = None,
+                 catalogues: Mapping[str, dict[str, Any]] | None = None) -> None:
         self.store = store
         self.hub = hub or Hub()
         self._tables: dict[str, LiveTable] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         #: A copy's catalogue per game (``serve --catalogue``), for every game started here.
-        self.catalogues: dict[str, dict[str, Any]] = {}
+        self.catalogues: dict[str, dict[str, Any]] = dict(catalogues or {})
         #: Called with each table broadcast (in the writer's thread, the table's lock held):
         #: they must return at once (the advisor hands its work to a worker process).
         self.listeners: list[Callable[[LiveTable], None]] = []

@@ -5,9 +5,7 @@ camera read, what the drone's sensors detected) into the game actions it
 means, given the current state. A game's translator is the referee its record
 names (:mod:`station.games`, e.g. ``rules.referees.pick_n_packers.Referee``,
 instantiated once per table, with a ``translate(state, observation)`` method);
-:func:`register_translator` puts another in its place or gives one to a game
-without a record (``game_name`` and a factory that makes a fresh translator
-for each table).
+a game without a record, or whose record names no referee, has none.
 
 ``translate`` returns a list of actions (empty when nothing happened), may
 raise :class:`rules.IllegalAction` when the observation cannot be made sense
@@ -52,26 +50,16 @@ class Translator(Protocol):
 
 TranslatorFactory = Callable[[], Translator]
 
-_FACTORIES: dict[str, TranslatorFactory] = {}
-
-
-def register_translator(game_name: str, factory: TranslatorFactory) -> None:
-    """Use ``factory()`` to make the translator of each table playing ``game_name``."""
-    _FACTORIES[game_name] = factory
-
 
 def _factory(game_name: str) -> TranslatorFactory | None:
-    """The registered factory, else the referee of the game's record."""
-    if game_name in _FACTORIES:
-        return _FACTORIES[game_name]
+    """The referee of the game's record (None: no record, or no referee)."""
     record = game_record(game_name)
     return record.referee if record is not None else None
 
 
 def translated_games() -> list[str]:
     """Names of the games that have a translator of their own."""
-    return sorted(set(_FACTORIES) | {record.name for record in game_records()
-                                     if record.referee is not None})
+    return sorted(record.name for record in game_records() if record.referee is not None)
 
 
 class TableTranslator:

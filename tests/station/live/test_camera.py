@@ -16,6 +16,7 @@ import cv2
 import pytest
 
 from station.demo import camera_fixtures as fixtures
+from station.live import runner
 from station.live.camera import (
     CameraError,
     CameraSource,
@@ -25,6 +26,7 @@ from station.live.camera import (
     open_frames,
 )
 from station.live.hub import Hub
+from station.live.plan import StationPlan, TablePlan
 from station.live.sources import Timed, hand_on
 from station.live.station import Station
 from station.store import EventStore, open_database
@@ -131,6 +133,18 @@ def test_attach_drives_a_started_table_until_the_replay_ends(
     start(station, script)
     assert attach(station, "t1", str(folder), stable_frames=fixtures.STABLE) > 0
     assert scores(station) == script["final_scores"]
+
+
+def test_a_planned_camera_replay_drives_its_table_and_keeps_the_frames_behind_rulings(
+        replay: tuple[dict[str, Any], Path], station: Station, tmp_path: Path) -> None:
+    script, folder = replay
+    start(station, script)
+    plan = StationPlan(archive=tmp_path / "archive",
+                       tables=(TablePlan("t1", camera=str(folder)),))
+    with runner.start(plan, station) as running:
+        assert running.wait(timeout=120), running
+    assert scores(station) == script["final_scores"]
+    assert list((tmp_path / "archive").rglob("*.jpg"))
 
 
 def test_a_rendered_demo_table_replays_its_folder(

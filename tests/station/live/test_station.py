@@ -13,6 +13,7 @@ from station.live.hub import Hub
 from station.live.station import Station, UnknownTable
 from station.live.table import LiveTable, TableRefusal, game_start_state, public_entry
 from station.store import Database, EventStore, FixedClock
+from tests.station.live.conftest import use_referee
 
 
 def declared(n: int) -> dict[str, Any]:
@@ -112,7 +113,7 @@ class CountingTranslator:
 
 def test_a_games_translator_is_used_and_its_memory_survives_a_restart(
         database: Database, toy_game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(translators, "_FACTORIES", {toy_game: CountingTranslator})
+    use_referee(monkeypatch, toy_game, CountingTranslator)
     station = Station(EventStore(database, FixedClock()))
     station.create_table("Table 1", "t1")
     station.start_game("t1", toy_game, ["Ana", "Ben"], seed=0, options=None, author="o")
@@ -126,14 +127,14 @@ def test_a_games_translator_is_used_and_its_memory_survives_a_restart(
     assert snapshot["flags"][0]["reason"] == "the counter went backwards"
 
 
-def test_a_registered_translator_takes_the_place_of_the_records_referee(
+def test_the_tables_translator_is_the_referee_its_games_record_names(
         monkeypatch: pytest.MonkeyPatch) -> None:
     class Silent:
         def translate(self, state, observation):  # type: ignore[no-untyped-def]
             return []
 
     assert type(translators.TableTranslator("removal").inner).__name__ == "Referee"
-    monkeypatch.setattr(translators, "_FACTORIES", {"removal": Silent})
+    use_referee(monkeypatch, "removal", Silent)
     assert isinstance(translators.TableTranslator("removal").inner, Silent)
 
 
@@ -171,7 +172,7 @@ class BrokenTranslator:
 
 def test_a_translators_crash_is_a_flag_not_a_stopped_table(
         database: Database, toy_game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(translators, "_FACTORIES", {toy_game: BrokenTranslator})
+    use_referee(monkeypatch, toy_game, BrokenTranslator)
     station = Station(EventStore(database, FixedClock()))
     station.create_table("Table 1", "t1")
     station.start_game("t1", toy_game, ["Ana", "Ben"], seed=0, options=None, author="o")
@@ -191,7 +192,7 @@ def test_a_persons_entries_go_with_the_readings_that_follow_until_one_leads_to_a
             seen.append(dict(observation))
             return [{"type": "add", "n": observation["n"]}] if observation.get("pips") else []
 
-    monkeypatch.setitem(translators._FACTORIES, toy_game, Referee)
+    use_referee(monkeypatch, toy_game, Referee)
     table = translators.TableTranslator(toy_game)
     assert table.translate(None, {"kind": "person", "n": 2}) == []  # type: ignore[arg-type]
     assert table.translate(None, {"kind": "camera"}) == []  # type: ignore[arg-type]
