@@ -1,7 +1,7 @@
 """The printable kit drawn: mats, frames and tag-sticker sheets as true-scale PDF (and PNG
 previews).
 
-Everything is drawn from :mod:`vision.layout` (``visual-spec.md``) with OpenCV
+Everything is drawn from :mod:`vision.layout` (``docs/visual-spec.md``) with OpenCV
 and written as a minimal PDF whose pages are the printed things' true size:
 each page holds one lossless image, placed at exactly its size in millimetres.
 What is printed is planned in :mod:`vision.kit`.
