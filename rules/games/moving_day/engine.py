@@ -23,8 +23,9 @@ player's vehicles has a space for it; ``helper_vehicle`` is null when the
 helper card is removed from play (see the ``helper_discard`` option) or the
 group has no helper.
 
-Scoring is one pure function, :func:`score_load`, shared with
-``packref score moving-day``. Rule readings are options, listed in
+Scoring is one pure function, :func:`~rules.games.moving_day.scoring.score_load`, shared
+with ``packref score moving-day``; where boxes may go is
+:mod:`rules.games.moving_day.placement`. Rule readings are options, listed in
 ``docs/rules-notes.md`` (the Moving Day section).
 
 Draws and reveals
@@ -66,18 +67,17 @@ any unseen card of that kind is accepted.
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from itertools import permutations
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
 from rules.engine import (
     REVEAL,
     Action,
+    AdviceTuning,
     FrozenAction,
     Game,
     Outcome,
@@ -87,371 +87,36 @@ from rules.engine import (
     winners_by,
 )
 from rules.errors import IllegalAction
+from rules.games.moving_day.placement import (
+    LOWEST_ROW,
+    PLACEMENT_RULES,
+    SUPPORTED,
+    Endings,
+    Place,
+    fleet_for,
+)
+from rules.games.moving_day.scoring import (
+    BOX_FEATURES,
+    HELPER_FEATURES,
+    LoadedBox,
+    LoadedVehicle,
+    LoadScore,
+    SeatedHelper,
+    score_load,
+)
+from rules.games.moving_day.views import BoxFacts, VehicleView
 from rules.registry import register
 
 GAME_NAME = "moving-day"
-SPACE = "."
-NO_SPACE = "#"
 BOXES_PER_GROUP = 2
 UNSEEN = "?"  # a box or helper card of a group that the station has not seen yet
 TAKE_FIELDS = frozenset({"type", "group", "boxes", "helper_vehicle", "helper"})
-
-# placement: where the next box may go in a vehicle.
-LOWEST_ROW = "lowest-row"  # a free space in the lowest row that still has one
-SUPPORTED = "supported"  # a free space on the floor, on '#' or on a box
-PLACEMENT_RULES = (LOWEST_ROW, SUPPORTED)
 
 # helper_discard: when a helper card may be removed from play instead of seated.
 LACKS_SEATS_SOMEWHERE = "lacks-seats-somewhere"  # some vehicle has too few free seats for it
 LACKS_SEATS_EVERYWHERE = "lacks-seats-everywhere"  # no vehicle has enough free seats
 HELPER_DISCARD_RULES = (LACKS_SEATS_SOMEWHERE, LACKS_SEATS_EVERYWHERE)
-
-POINT_PARTS = ("weight", "type", "colour", "snacks")
-DAMAGE_CHECKS = ("clumsy", "weight", "strength")
-BOX_FEATURES = ("type", "colour", "fragile", "weight", "points")
-HELPER_FEATURES = ("count", "clumsy", "strength")
 HELPER_COUNT = HELPER_FEATURES.index("count")
-
-Cell = tuple[int, int]  # (row, col) inside one vehicle
-Place = tuple[int, int, int]  # (vehicle index, row, col) among one player's vehicles
-
-
-# ---------------------------------------------------------------------------------------
-# Scoring: plain values in, breakdown out. Used by the engine and by the score command.
-# ---------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class LoadedBox:
-    """A box standing in a vehicle at ``row``, ``col`` (row 0 is the top)."""
-
-    row: int
-    col: int
-    type: str
-    colour: str
-    fragile: bool
-    weight: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class SeatedHelper:
-    """A helper card seated in a vehicle: ``count`` helpers of ``strength``, maybe clumsy."""
-
-    count: int
-    clumsy: bool
-    strength: int
-
-
-@dataclass(frozen=True, slots=True)
-class LoadedVehicle:
-    """One vehicle at the end of the game. Assumed valid: boxes on distinct '.' spaces."""
-
-    name: str
-    layout: tuple[str, ...]
-    seats: int
-    boxes: tuple[LoadedBox, ...]
-    helpers: tuple[SeatedHelper, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class DamagedBox:
-    """A damaged box and the first check that damaged it (``clumsy``, ``weight``, ``strength``)."""
-
-    vehicle: str
-    row: int
-    col: int
-    why: str
-
-
-@dataclass(frozen=True, slots=True)
-class LoadScore:
-    """One player's points by part, and the damaged boxes in vehicle and reading order."""
-
-    weight: int
-    type: int
-    colour: int
-    snacks: int
-    damaged: tuple[DamagedBox, ...]
-
-    @property
-    def total(self) -> int:
-        return self.weight + self.type + self.colour + self.snacks
-
-    def parts(self) -> dict[str, int]:
-        """The points by part, keyed as in the score output."""
-        return {"weight": self.weight, "type": self.type, "colour": self.colour,
-                "snacks": self.snacks}
-
-
-def score_load(vehicles: Sequence[LoadedVehicle], snacks: int) -> LoadScore:
-    """Check damage and count the points of one player's vehicles (docs/formats.md §2).
-
-    Vehicles are scored apart: neighbours only count inside one vehicle, so the
-    best clumsy choice of each vehicle gives the best score of the player.
-    """
-    weight = type_points = colour_points = 0
-    damaged: list[DamagedBox] = []
-    for vehicle in vehicles:
-        cells = {(box.row, box.col): box for box in vehicle.boxes}
-        why = _damage(cells, vehicle.helpers)
-        intact = {cell: box for cell, box in cells.items() if cell not in why}
-        weight += sum(box.points for box in intact.values())
-        type_points += _neighbour_points(intact, "type")
-        colour_points += _neighbour_points(intact, "colour")
-        damaged += [DamagedBox(vehicle.name, row, col, why[row, col]) for row, col in sorted(why)]
-    return LoadScore(weight, type_points, colour_points, snacks, tuple(damaged))
-
-
-def winners_of(results: Sequence[tuple[str, LoadScore]]) -> list[str]:
-    """The winners: highest total, then more snack points, then a shared victory."""
-    best = max((score.total, score.snacks) for _, score in results)
-    return [name for name, score in results if (score.total, score.snacks) == best]
-
-
-def _damage(cells: Mapping[Cell, LoadedBox], helpers: Sequence[SeatedHelper]) -> dict[Cell, str]:
-    """Why each damaged box of one vehicle is damaged (the first check that hit it)."""
-    strength = sum(helper.strength for helper in helpers)
-    crushed = {
-        (row, col) for (row, col), box in cells.items()
-        if (above := cells.get((row - 1, col))) is not None and above.weight > box.weight
-    }
-    too_heavy = {cell for cell, box in cells.items() if box.weight > strength}
-    later = crushed | too_heavy
-    clumsy_helpers = sum(helper.count for helper in helpers if helper.clumsy)
-    why = {cell: "clumsy" for cell in _clumsy_choice(cells, later, clumsy_helpers)}
-    for cell in sorted(later):
-        why.setdefault(cell, "weight" if cell in crushed else "strength")
-    return why
-
-
-def _neighbour_points(intact: Mapping[Cell, LoadedBox], feature: str) -> int:
-    """How many boxes have a box with the same ``feature`` directly beside, above or below."""
-    return sum(1 for cell, box in intact.items()
-               if _has_match(intact, cell, getattr(box, feature), feature))
-
-
-def _neighbours(cell: Cell) -> tuple[Cell, ...]:
-    row, col = cell
-    return (row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)
-
-
-def _has_match(intact: Mapping[Cell, LoadedBox], cell: Cell, value: str, feature: str) -> bool:
-    for near in _neighbours(cell):
-        other = intact.get(near)
-        if other is not None and getattr(other, feature) == value:
-            return True
-    return False
-
-
-# -- the clumsy helpers' choice -----------------------------------------------------------
-def _clumsy_choice(
-    cells: Mapping[Cell, LoadedBox], damaged_later: set[Cell], victims: int
-) -> list[Cell]:
-    """The fragile boxes the clumsy helpers damage: best final score, then reading order.
-
-    A fragile box that the weight or strength check damages anyway costs nothing,
-    and any other box costs at least its weight symbols, so those come first (in
-    reading order). The rest are chosen by :func:`_least_costly_removal`.
-    """
-    fragile = sorted(cell for cell, box in cells.items() if box.fragile)
-    victims = min(victims, len(fragile))
-    free = [cell for cell in fragile if cell in damaged_later]
-    if len(free) >= victims:
-        return free[:victims]
-    intact = {cell: box for cell, box in cells.items() if cell not in damaged_later}
-    candidates = [cell for cell in fragile if cell not in damaged_later]
-    return sorted(free + _least_costly_removal(intact, candidates, victims - len(free)))
-
-
-def _own_points(intact: Mapping[Cell, LoadedBox], cell: Cell) -> int:
-    """The points a box scores itself: weight symbols plus its type and colour point."""
-    box = intact[cell]
-    return (box.points + _has_match(intact, cell, box.type, "type")
-            + _has_match(intact, cell, box.colour, "colour"))
-
-
-def _removal_loss(intact: dict[Cell, LoadedBox], cell: Cell) -> int:
-    """Points lost when the box at ``cell`` is damaged: its own, and neighbours left alone."""
-    loss = _own_points(intact, cell)
-    box = intact.pop(cell)
-    for near in _neighbours(cell):
-        other = intact.get(near)
-        if other is None:
-            continue
-        for feature in ("type", "colour"):
-            value = getattr(other, feature)
-            if value == getattr(box, feature) and not _has_match(intact, near, value, feature):
-                loss += 1
-    intact[cell] = box
-    return loss
-
-
-def _least_costly_removal(
-    intact: dict[Cell, LoadedBox], candidates: list[Cell], count: int
-) -> list[Cell]:
-    """The ``count`` candidates whose damage costs fewest points; first in reading order on ties.
-
-    Branch and bound over the candidates in reading order, taking a box before
-    leaving it out, so the first best set found is the first in reading order.
-    A bound: damaging more boxes costs at least what those boxes score
-    themselves now (their neighbours can only lose points too). A greedy choice
-    gives the first loss to beat, so that bound cuts early.
-    """
-    best: list[Cell] = []
-    best_loss = [_greedy_loss(dict(intact), candidates, count) + 1]  # a loss to beat
-    chosen: list[Cell] = []
-
-    def search(start: int, loss: int) -> None:
-        need = count - len(chosen)
-        if need == 0:
-            if loss < best_loss[0]:
-                best_loss[0] = loss
-                best[:] = chosen
-            return
-        rest = candidates[start:]
-        if len(rest) < need:
-            return
-        if loss + sum(sorted(_own_points(intact, cell) for cell in rest)[:need]) >= best_loss[0]:
-            return
-        cell = candidates[start]
-        step = _removal_loss(intact, cell)
-        box = intact.pop(cell)
-        chosen.append(cell)
-        search(start + 1, loss + step)
-        chosen.pop()
-        intact[cell] = box
-        search(start + 1, loss)
-
-    search(0, 0)
-    return list(best)
-
-
-def _greedy_loss(intact: dict[Cell, LoadedBox], candidates: list[Cell], count: int) -> int:
-    """The loss of damaging, one at a time, the candidate that costs least at that moment."""
-    left, loss = list(candidates), 0
-    for _ in range(count):
-        step, cell = min((_removal_loss(intact, cell), cell) for cell in left)
-        loss += step
-        left.remove(cell)
-        del intact[cell]
-    return loss
-
-
-# ---------------------------------------------------------------------------------------
-# Vehicles and where boxes may go
-# ---------------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Endings:
-    """The legal end positions of a group's boxes: ``legal`` holds each as a tuple of places.
-
-    A place is None for a box out of play (allowed only when no space is open).
-    ``places[slot]`` lists the places box ``slot`` can take, and ``choices`` gives
-    each ending as one index into ``places`` per box, in a stable order.
-    """
-
-    legal: frozenset[tuple[Place | None, ...]]
-    places: tuple[tuple[Place | None, ...], ...]
-    choices: tuple[tuple[int, ...], ...]
-
-    @classmethod
-    def of(cls, ends: Sequence[tuple[Place | None, ...]], boxes: int) -> Endings:
-        places = tuple(tuple(dict.fromkeys(end[slot] for end in ends)) for slot in range(boxes))
-        index = [{place: number for number, place in enumerate(slot)} for slot in places]
-        choices = tuple(tuple(index[slot][place] for slot, place in enumerate(end))
-                        for end in ends)
-        return cls(frozenset(ends), places, choices)
-
-
-class Fleet:
-    """The set of vehicles each player owns, and where the next boxes may be placed."""
-
-    def __init__(self, vehicles: Sequence[Mapping[str, Any]], placement: str) -> None:
-        self.names: list[str] = [vehicle["name"] for vehicle in vehicles]
-        self.index: dict[str, int] = {name: index for index, name in enumerate(self.names)}
-        self.layouts: list[tuple[str, ...]] = [tuple(vehicle["layout"]) for vehicle in vehicles]
-        self.seats: list[int] = [vehicle["seats"] for vehicle in vehicles]
-        self.placement = placement
-        self._endings: dict[tuple[frozenset[Place], int], Endings] = {}
-
-    def is_space(self, place: Place) -> bool:
-        """True when ``place`` is a box space ('.') of the vehicle."""
-        vehicle, row, col = place
-        layout = self.layouts[vehicle]
-        return 0 <= row < len(layout) and 0 <= col < len(layout[row]) and (
-            layout[row][col] == SPACE
-        )
-
-    def open_spaces(self, occupied: frozenset[Place]) -> list[Place]:
-        """The free spaces where the next box may go, by vehicle then reading order."""
-        if self.placement == SUPPORTED:
-            return [place for vehicle in range(len(self.names))
-                    for place in self._supported_spaces(vehicle, occupied)]
-        return [place for vehicle in range(len(self.names))
-                for place in self._lowest_row_spaces(vehicle, occupied)]
-
-    def _lowest_row_spaces(self, vehicle: int, occupied: frozenset[Place]) -> list[Place]:
-        layout = self.layouts[vehicle]
-        for row in range(len(layout) - 1, -1, -1):
-            free = [(vehicle, row, col) for col, char in enumerate(layout[row])
-                    if char == SPACE and (vehicle, row, col) not in occupied]
-            if free:
-                return free
-        return []
-
-    def _supported_spaces(self, vehicle: int, occupied: frozenset[Place]) -> list[Place]:
-        layout = self.layouts[vehicle]
-        return [
-            (vehicle, row, col)
-            for row, line in enumerate(layout)
-            for col, char in enumerate(line)
-            if char == SPACE and (vehicle, row, col) not in occupied
-            and (row + 1 == len(layout) or col >= len(layout[row + 1])
-                 or layout[row + 1][col] == NO_SPACE or (vehicle, row + 1, col) in occupied)
-        ]
-
-    def endings(self, occupied: frozenset[Place], boxes: int) -> Endings:
-        """Every legal way ``boxes`` boxes placed one after another, in any order, can end up.
-
-        Positions do not depend on which box is which, so the answer is cached by
-        the occupied spaces alone.
-        """
-        key = (occupied, boxes)
-        found = self._endings.get(key)
-        if found is None:
-            ends: set[tuple[Place | None, ...]] = set()
-            for order in permutations(range(boxes)):
-                self._place_in_order(order, occupied, [None] * boxes, ends)
-            found = self._endings[key] = Endings.of(sorted(ends, key=_place_sort_key), boxes)
-        return found
-
-    def _place_in_order(
-        self, order: Sequence[int], occupied: frozenset[Place],
-        assigned: list[Place | None], ends: set[tuple[Place | None, ...]],
-    ) -> None:
-        if not order:
-            ends.add(tuple(assigned))
-            return
-        box, rest = order[0], order[1:]
-        spaces = self.open_spaces(occupied)
-        if not spaces:
-            assigned[box] = None
-            self._place_in_order(rest, occupied, assigned, ends)
-        for place in spaces:
-            assigned[box] = place
-            self._place_in_order(rest, occupied | {place}, assigned, ends)
-
-
-def _place_sort_key(assignment: tuple[Place | None, ...]) -> tuple[Place, ...]:
-    return tuple((-1, -1, -1) if place is None else place for place in assignment)
-
-
-@lru_cache(maxsize=64)
-def _cached_fleet(vehicles_json: str, placement: str) -> Fleet:
-    return Fleet(json.loads(vehicles_json), placement)
-
-
-def fleet_for(vehicles: Sequence[Mapping[str, Any]], placement: str) -> Fleet:
-    """The (shared, cached) :class:`Fleet` of these vehicle definitions."""
-    return _cached_fleet(json.dumps(list(vehicles), sort_keys=True), placement)
 
 
 # ---------------------------------------------------------------------------------------
@@ -468,6 +133,7 @@ class MovingDay(Game):
         "placement": LOWEST_ROW,
         "helper_discard": LACKS_SEATS_SOMEWHERE,
     }
+    advice_tuning = AdviceTuning(root_screen=80, rollout_sample=3)
 
     @property
     def state_class(self) -> type[State]:
@@ -767,6 +433,29 @@ class MovingDayState(State):
             boxes[boxes.index(UNSEEN)] = box
         if "helper" in action:
             group["helper"] = action["helper"]
+
+    # -- read-only views, for presenters (never the JSON of ``data``) --------------------
+    def box_facts(self) -> Mapping[str, BoxFacts]:
+        """Every box of the copy, by id."""
+        return MappingProxyType({box: BoxFacts(*values)
+                                 for box, values in self.setup["boxes"].items()})
+
+    def vehicle_names(self) -> tuple[str, ...]:
+        """The names of the vehicles every player owns, in their order."""
+        return tuple(self.fleet.names)
+
+    def vehicles(self, player: int) -> tuple[VehicleView, ...]:
+        """Player ``player``'s vehicles as they stand: boxes on their spaces, helpers seated."""
+        return tuple(
+            VehicleView(name, layout, tuple(tuple(line) for line in vehicle["grid"]),
+                        tuple(vehicle["helpers"]))
+            for name, layout, vehicle in zip(self.fleet.names, self.fleet.layouts,
+                                             self.data["players"][player]["vehicles"],
+                                             strict=True))
+
+    def snacks(self, player: int) -> int:
+        """The snack value player ``player`` has taken."""
+        return self.data["players"][player]["snacks"]
 
     # -- whose turn ----------------------------------------------------------------------
     def is_over(self) -> bool:
@@ -1068,20 +757,6 @@ def _box_outcome(group: int, box: str) -> Outcome:
 def _listed(components: Iterable[str | None]) -> str:
     """Components in a person's words: ``"?"`` is one not seen yet."""
     return ", ".join("one not yet seen" if item == UNSEEN else str(item) for item in components)
-
-
-def loaded_vehicles_from(vehicles: Iterable[Mapping[str, Any]]) -> list[LoadedVehicle]:
-    """Plain :class:`LoadedVehicle` values from score-input style dictionaries (§2 format)."""
-    return [
-        LoadedVehicle(
-            vehicle["name"], tuple(vehicle["layout"]), vehicle["seats"],
-            tuple(LoadedBox(box["row"], box["col"], *(box[key] for key in BOX_FEATURES))
-                  for box in vehicle["boxes"]),
-            tuple(SeatedHelper(*(helper[key] for key in HELPER_FEATURES))
-                  for helper in vehicle["helpers"]),
-        )
-        for vehicle in vehicles
-    ]
 
 
 register(MovingDay())

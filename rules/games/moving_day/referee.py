@@ -80,7 +80,7 @@ from typing import Any
 
 from rules.engine import REVEAL, Action, State
 from rules.errors import IllegalAction
-from rules.games.moving_day import UNSEEN
+from rules.games.moving_day.engine import UNSEEN
 
 GAME = "moving-day"
 KIND = "vehicles"

@@ -60,14 +60,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 from rules.catalogue import default_catalogue
 from rules.engine import (
     REVEAL,
     Action,
+    AdviceTuning,
     FrozenAction,
     Game,
     Outcome,
@@ -78,6 +79,14 @@ from rules.engine import (
     winners_by,
 )
 from rules.errors import IllegalAction
+from rules.games.pick_n_packers.advice import guess_speculations
+from rules.games.pick_n_packers.scoring import (
+    SPECULATION_CARDS,
+    TIMES_PILOT,
+    RoundResult,
+    round_points,
+)
+from rules.games.pick_n_packers.views import PlayedRound
 from rules.registry import register
 
 GAME_NAME = "pick-n-packers"
@@ -85,9 +94,7 @@ SHOP_NUMBERS = tuple(range(9))  # 0 is the "0/9" card
 GRID = 3  # the shop cards lie in a GRID × GRID grid
 HOME = 0
 FULL_CIRCUIT = 9  # reached when the drone lands back on "0/9"
-SPECULATION_CARDS = tuple(range(10))
 PILOTS_PER_ROUND = 2
-TIMES_PILOT = 2
 MIN_PLAYERS = 3
 MAX_PLAYERS = 8
 SPECULATION, CHALLENGE, OVER = "speculation", "challenge", "over"
@@ -128,6 +135,7 @@ class PickNPackersGame(Game):
         "starting_player": 0,
         "load_before_lift": True,
     }
+    advice_tuning = AdviceTuning(guess_face_down=guess_speculations)
 
     @property
     def state_class(self) -> type[State]:
@@ -473,6 +481,36 @@ class PickNPackersState(State):
                          speculations={}, reached=HOME, loaded=[],
                          present_cards=[None] * len(SHOP_NUMBERS))
 
+    # -- read-only views, for presenters (never the JSON of ``data``) ----------------
+    @property
+    def phase(self) -> str:
+        """``speculation`` (bets being laid), ``challenge`` (the drone in the air) or ``over``."""
+        return self.data["phase"]
+
+    @property
+    def reached(self) -> int:
+        """The number of the last card the drone safely landed on this round (0–9)."""
+        return self.data["reached"]
+
+    def round_pilots(self) -> tuple[str, ...]:
+        """The names of this round's pilots (none once the game is over)."""
+        return tuple(self.data["pilots"])
+
+    def laid_speculations(self) -> tuple[str, ...]:
+        """Who has laid a speculation card this round (face down: not which card)."""
+        return tuple(self.data["speculations"])
+
+    def loaded_cards(self) -> tuple[int, ...]:
+        """The numbers of the shop cards whose presents are on the drone, bottom first."""
+        return tuple(self.data["loaded"])
+
+    def played_rounds(self) -> tuple[PlayedRound, ...]:
+        """The finished rounds, with their speculation cards turned up and how they ended."""
+        return tuple(PlayedRound(tuple(result["pilots"]), result["reached"],
+                                 MappingProxyType(dict(result["speculations"])),
+                                 result["ending"])
+                     for result in self.data["results"])
+
     # -- scores ------------------------------------------------------------------
     def round_results(self) -> list[RoundResult]:
         """The finished rounds as :class:`RoundResult` values."""
@@ -493,66 +531,6 @@ class PickNPackersState(State):
         """The highest totals; a tie shares the win."""
         scores = self.scores()
         return winners_by(scores, {score.player: (score.total,) for score in scores})
-
-
-# ------------------------------------------------------------------------ scoring
-@dataclass(frozen=True)
-class RoundResult:
-    """One finished round: its two pilots, the card reached (0–9) and each speculation."""
-
-    pilots: tuple[str, ...]
-    reached: int
-    speculations: dict[str, int] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class GameScore:
-    """Scores of a series of rounds: totals, each round's points, completeness, winners."""
-
-    totals: dict[str, int]
-    rounds: list[dict[str, int]]
-    complete: bool
-    winners: list[str]
-
-
-def speculation_points(guess: int, reached: int) -> int:
-    """A speculator's points: guess + 1 when right, the guess when lower, 0 when higher.
-
-    >>> speculation_points(6, 6), speculation_points(4, 6), speculation_points(7, 6)
-    (7, 4, 0)
-    """
-    if guess == reached:
-        return guess + 1
-    return guess if guess < reached else 0
-
-
-def round_points(result: RoundResult) -> dict[str, int]:
-    """Points of one round: each pilot scores ``reached``, each speculator by the guess."""
-    points = {pilot: result.reached for pilot in result.pilots}
-    for speculator, guess in result.speculations.items():
-        points[speculator] = speculation_points(guess, result.reached)
-    return points
-
-
-def score_rounds(players: Sequence[str], rounds: Sequence[RoundResult]) -> GameScore:
-    """Score a game's rounds; ``complete`` when every player has piloted exactly twice.
-
-    Players missing from a round score 0 in it; lists keep the order of ``players``.
-    """
-    per_round = []
-    totals = dict.fromkeys(players, 0)
-    pilot_turns = dict.fromkeys(players, 0)
-    for result in rounds:
-        points = round_points(result)
-        per_round.append({player: points.get(player, 0) for player in players})
-        for player in players:
-            totals[player] += points.get(player, 0)
-        for pilot in result.pilots:
-            pilot_turns[pilot] += 1
-    complete = all(turns == TIMES_PILOT for turns in pilot_turns.values())
-    best = max(totals.values(), default=0)
-    return GameScore(totals, per_round, complete,
-                     [player for player in players if totals[player] == best])
 
 
 # ------------------------------------------------------------------------ helpers

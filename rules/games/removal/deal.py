@@ -4,7 +4,7 @@ Every tile drawn from the bag (the boxes) onto the house board or below it as a
 waiting item, and each keepsake card of the variant, is dealt as an unread slot
 (``"?"``) listed in the position's ``to_reveal``, in the order it is read: the
 keepsake cards, the house areas in reading order, then the waiting items. A
-reveal reads the next slot (see :mod:`rules.games.removal` for its shape); a
+reveal reads the next slot (see :mod:`rules.games.removal.engine` for its shape); a
 seeded game takes it from the shuffled piles in ``setup`` (``bag``,
 ``box_bag``, ``keepsakes``), ``bag_next``/``box_next`` counting the tiles read.
 

@@ -24,8 +24,8 @@ A seeded game reads each slot from its shuffled piles in ``setup`` at once;
 at a table dealt by hand a person reads the board (or the referee turns a
 reading of the house into reveals), see ``docs/rules-notes.md``.
 
-Loading follows docs/formats.md §4 (see :mod:`rules.removal_truck`); the end of
-the game follows §4's ``final`` drive and §5 (:mod:`rules.removal_scoring`).
+Loading follows docs/formats.md §4 (see :mod:`rules.games.removal.truck`); the end of
+the game follows §4's ``final`` drive and §5 (:mod:`rules.games.removal.scoring`).
 Readings of open rules are options, listed in ``docs/rules-notes.md`` (section Removal).
 
 Example::
@@ -46,15 +46,16 @@ Example::
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
-from rules.engine import REVEAL, Action, Game, PlayerScore, State, require
-from rules.registry import register
-from rules.removal_deal import KEEPSAKES, NO_AREA, UNKNOWN, DealtHouse
-from rules.removal_scoring import FinalHand, Transported, final_parts, winners
-from rules.removal_truck import (
+from rules.engine import REVEAL, Action, AdviceTuning, Game, PlayerScore, State, require
+from rules.games.removal.advice import RemovalEvaluator
+from rules.games.removal.deal import KEEPSAKES, NO_AREA, UNKNOWN, DealtHouse
+from rules.games.removal.scoring import FinalHand, Transported, final_parts, winners
+from rules.games.removal.truck import (
     HELPER_IGNORE,
     HELPER_OVERLAP,
     HELPER_REACH,
@@ -65,6 +66,8 @@ from rules.removal_truck import (
     Truck,
     oriented_cells,
 )
+from rules.games.removal.views import RemovalPlayer, TileFacts, TruckTile
+from rules.registry import register
 
 NAME = "removal"
 ACTION_TYPES = ("load", "store", "load-stored", "drive")
@@ -92,6 +95,7 @@ class RemovalGame(Game):
     max_players = 4
     default_options: ClassVar[dict[str, Any]] = {"keepsakes": False, "empty_truck_drives": False,
                                                  "last_item_extra_action": False}
+    advice_tuning = AdviceTuning(root_screen=60, rollout_sample=2, evaluator=RemovalEvaluator())
 
     @property
     def state_class(self) -> type[State]:
@@ -128,7 +132,7 @@ class RemovalGame(Game):
 
 class RemovalState(DealtHouse, State):
     """A game of Removal; the whole position is in ``self.data`` (see :meth:`initial_data`);
-    the deal and its chance steps come from :class:`~rules.removal_deal.DealtHouse`."""
+    the deal and its chance steps come from :class:`~rules.games.removal.deal.DealtHouse`."""
 
     def __init__(self, game: Game, players: list[str], options: dict[str, Any],
                  setup: Mapping[str, Any], restore: Mapping[str, Any] | None = None) -> None:
@@ -170,12 +174,6 @@ class RemovalState(DealtHouse, State):
         below = row + 1
         return (below >= len(self.layout) or self.layout[below][col] == NO_AREA
                 or self.data["house"][below][col] is None)
-
-    def _house_items(self) -> Iterable[tuple[int, int, str]]:
-        for row, line in enumerate(self.data["house"]):
-            for col, tile in enumerate(line):
-                if tile is not None:
-                    yield row, col, tile
 
     def available_items(self) -> list[str]:
         """Ids of the items that may be taken now, in reading order."""
@@ -430,6 +428,30 @@ class RemovalState(DealtHouse, State):
         for index, player in enumerate(self.data["players"]):
             player["final_drive"] = self._drive(index, final=True)
         self.data["over"] = True
+
+    # -- read-only views, for presenters (never the JSON of ``data``) ------------------------
+    def round_number(self) -> int:
+        """The round being played, from 1 (the last round's number once the game is over)."""
+        return self.data["round"]
+
+    def tile_facts(self) -> Mapping[str, TileFacts]:
+        """Every item and box of the copy by id (items first, in catalogue order)."""
+        return MappingProxyType({tile: TileFacts(entry.get("name"), tuple(entry["shape"]))
+                                 for tile, entry in self.entries.items()})
+
+    def truck_layout(self, player: int) -> tuple[str, ...]:
+        """The rows of player ``player``'s truck board (``.`` a space, ``#`` none, ``-`` a
+        space that costs a point while it shows)."""
+        layouts = self.setup["catalogue"]["trucks"]
+        return tuple(layouts[player % len(layouts)])
+
+    def player_view(self, player: int) -> RemovalPlayer:
+        """Player ``player``'s track, storage, helper cards and loaded truck."""
+        side = self.data["players"][player]
+        return RemovalPlayer(
+            side["track"], side["storage"], tuple(side["helpers"]),
+            tuple(TruckTile(tile["item"], tile["row"], tile["col"], tile["rotation"],
+                            tile["flip"], bool(tile["damaged"])) for tile in side["truck"]))
 
     # -- scoring ------------------------------------------------------------------------------
     def _hands(self) -> list[FinalHand]:

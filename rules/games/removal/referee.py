@@ -75,7 +75,7 @@ from typing import Any
 
 from rules.engine import Action, State
 from rules.errors import IllegalAction
-from rules.removal_truck import ROTATIONS, oriented_cells
+from rules.games.removal.truck import ROTATIONS, oriented_cells
 
 GAME = "removal"
 KIND = "truck"

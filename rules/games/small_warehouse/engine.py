@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any
 
@@ -74,6 +73,7 @@ from rules.catalogue import default_catalogue
 from rules.engine import (
     REVEAL,
     Action,
+    AdviceTuning,
     FrozenAction,
     Game,
     Outcome,
@@ -81,30 +81,38 @@ from rules.engine import (
     State,
     json_copy,
     require,
-    winners_by,
 )
 from rules.errors import IllegalAction
+from rules.games.small_warehouse.advice import WarehouseEvaluator
+from rules.games.small_warehouse.grid import (
+    EMPTY_BOX,
+    MERCHANDISE,
+    NO_CARD,
+    ROTATIONS,
+    Cell,
+    Squares,
+    _footprint_mask,
+    _lay,
+    _occupied_mask,
+    _oriented_cells,
+    _touch_area,
+    rotate_clockwise,
+)
+from rules.games.small_warehouse.scoring import WarehouseScore, score_warehouse, warehouse_winners
 from rules.registry import register
 
 GAME_NAME = "small-warehouse"
-NO_CARD = "."
-EMPTY_BOX = "#"
-MERCHANDISE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-ROTATIONS = (0, 90, 180, 270)
 SOURCES = ("supply", "hand")
 EITHER = "supply-or-hand"  # a card not seen before: the camera cannot tell where it came from
 ZONES = ("warehouse", "supply", "hand")
 SUPPLY_SIZE = 3
 HAND_SIZE = 1
-MIN_SCORING_BLOCK = 4
 PLACEMENT_RULES = ("touch", "anywhere")
 PLACE_KEYS = frozenset({"type", "source", "card", "row", "col", "rotation"})
 REVEAL_KEYS = {"warehouse": frozenset({"type", "zone", "player", "card"}),
                "supply": frozenset({"type", "zone", "card"}),
                "hand": frozenset({"type", "zone", "player", "card"})}
 
-Squares = tuple[str, ...]
-Cell = tuple[int, int, str]
 TurnedCardTable = tuple[tuple[int, ...], tuple[FrozenAction, ...], tuple["Action", ...]]
 # Per distinct turn of a card: position masks and "supply-or-hand" place actions (deal="table").
 EitherCardTable = tuple[tuple[int, ...], tuple[FrozenAction, ...]]
@@ -132,6 +140,8 @@ class SmallWarehouseGame(Game):
         "rotation": True,
         "placement": "touch",
     }
+    advice_tuning = AdviceTuning(root_screen=2000, rollout_sample=6,
+                                 evaluator=WarehouseEvaluator())
 
     @property
     def state_class(self) -> type[State]:
@@ -491,6 +501,20 @@ class SmallWarehouseState(State):
             return "in the supply or a hand (seen before)"
         return None
 
+    # -- read-only views, for presenters (never the JSON of ``data``) ----------------
+    def grid(self, player: int) -> tuple[str, ...]:
+        """Player ``player``'s warehouse: the top square of each cell, ``.`` where no card lies."""
+        return tuple(self.data["grids"][player])
+
+    def supply_cards(self) -> tuple[str | None, ...]:
+        """The supply's cards, face up (None: a card not seen yet)."""
+        return tuple(self.data["supply"])
+
+    @property
+    def draw_pile_count(self) -> int:
+        """How many cards the draw pile holds."""
+        return self.data["draw_pile"]
+
     def warehouse_scores(self) -> list[WarehouseScore]:
         """Each player's warehouse scored as it lies now."""
         return [score_warehouse(grid) for grid in self.data["grids"]]
@@ -536,74 +560,6 @@ class SmallWarehouseState(State):
         )
 
 
-# ------------------------------------------------------------------------ scoring
-@dataclass(frozen=True)
-class KindScore:
-    """One kind of merchandise in a warehouse: its blocks, biggest block and points."""
-
-    blocks: int
-    biggest: int
-    points: int
-
-
-@dataclass(frozen=True)
-class WarehouseScore:
-    """A warehouse's score: ``total``, ``empty_boxes`` (``#`` squares) and each kind's part."""
-
-    total: int
-    empty_boxes: int
-    kinds: dict[str, KindScore] = field(default_factory=dict)
-
-
-def score_warehouse(grid: Sequence[str]) -> WarehouseScore:
-    """Score one warehouse grid (rows of ``.``, ``#`` and ``A``–``Z``), kinds in letter order.
-
-    >>> score = score_warehouse(["AAB.", "#AB.", "CCCC"])
-    >>> score.total, score.empty_boxes, score.kinds["C"]
-    (4, 1, KindScore(blocks=1, biggest=4, points=4))
-    """
-    kinds: dict[str, KindScore] = {}
-    for kind, sizes in sorted(_block_sizes(grid).items()):
-        biggest = max(sizes)
-        points = biggest * len(sizes) if biggest >= MIN_SCORING_BLOCK else 0
-        kinds[kind] = KindScore(blocks=len(sizes), biggest=biggest, points=points)
-    empty_boxes = sum(row.count(EMPTY_BOX) for row in grid)
-    return WarehouseScore(sum(kind.points for kind in kinds.values()), empty_boxes, kinds)
-
-
-def warehouse_winners(scored: Sequence[tuple[str, WarehouseScore]]) -> list[str]:
-    """Names with the highest total, then fewest empty boxes; several when still tied."""
-    keys = {name: (score.total, -score.empty_boxes) for name, score in scored}
-    return winners_by([PlayerScore(name, score.total) for name, score in scored], keys)
-
-
-def _block_sizes(grid: Sequence[str]) -> dict[str, list[int]]:
-    """For each merchandise kind, the sizes of its edge-connected blocks."""
-    seen: set[tuple[int, int]] = set()
-    sizes: dict[str, list[int]] = {}
-    for row, line in enumerate(grid):
-        for col, kind in enumerate(line):
-            if kind in MERCHANDISE and (row, col) not in seen:
-                sizes.setdefault(kind, []).append(_flood(grid, row, col, seen))
-    return sizes
-
-
-def _flood(grid: Sequence[str], row: int, col: int, seen: set[tuple[int, int]]) -> int:
-    """Mark the block holding (row, col) as seen and return its size."""
-    kind = grid[row][col]
-    stack, size = [(row, col)], 0
-    seen.add((row, col))
-    while stack:
-        r, c = stack.pop()
-        size += 1
-        for nr, nc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if (0 <= nr < len(grid) and 0 <= nc < len(grid[nr]) and (nr, nc) not in seen
-                    and grid[nr][nc] == kind):
-                seen.add((nr, nc))
-                stack.append((nr, nc))
-    return size
-
-
 # ------------------------------------------------------------------------ helpers
 def catalogue_cards(catalogue: Mapping[str, Any]) -> dict[str, list[str]]:
     """The catalogue's cards as ``{id: squares}``, checked: rectangular, known symbols."""
@@ -622,14 +578,6 @@ def catalogue_cards(catalogue: Mapping[str, Any]) -> dict[str, list[str]]:
     return cards
 
 
-def rotate_clockwise(squares: Sequence[str], rotation: int) -> list[str]:
-    """The rows of ``squares`` turned clockwise by ``rotation`` degrees (0, 90, 180, 270)."""
-    rows = list(squares)
-    for _ in range(rotation // 90 % 4):
-        rows = ["".join(row[col] for row in reversed(rows)) for col in range(len(rows[0]))]
-    return rows
-
-
 def _check_options(options: Mapping[str, Any]) -> None:
     for key in ("warehouse_rows", "warehouse_cols"):
         value = options[key]
@@ -639,14 +587,6 @@ def _check_options(options: Mapping[str, Any]) -> None:
         raise ValueError("option rotation must be true or false")
     if options["placement"] not in PLACEMENT_RULES:
         raise ValueError(f"option placement must be one of {', '.join(PLACEMENT_RULES)}")
-
-
-@cache
-def _oriented_cells(squares: Squares, rotation: int) -> tuple[Cell, ...]:
-    """The (row, col, symbol) of each square of a card turned by ``rotation``."""
-    turned = rotate_clockwise(squares, rotation)
-    return tuple((row, col, ch) for row, line in enumerate(turned)
-                 for col, ch in enumerate(line) if ch != NO_CARD)
 
 
 @cache
@@ -740,52 +680,6 @@ class _ReachablePositions:
         if key not in self.found:
             self.found[key] = [index for index, mask in enumerate(masks) if mask & self.allowed]
         return self.found[key]
-
-
-def _footprint_mask(
-    cells: tuple[Cell, ...], row: int, col: int, rows: int, cols: int
-) -> int | None:
-    """The cells a card covers at (row, col) as a bit mask, or None if it leaves the grid."""
-    mask = 0
-    for dr, dc, _ in cells:
-        r, c = row + dr, col + dc
-        if not (0 <= r < rows and 0 <= c < cols):
-            return None
-        mask |= 1 << (r * cols + c)
-    return mask
-
-
-def _occupied_mask(grid: Sequence[str]) -> int:
-    """The cells holding a card square, as a bit mask (bit ``row * cols + col``)."""
-    return int("".join(grid)[::-1].replace(NO_CARD, "0").translate(_ANY_SQUARE_TO_ONE), 2)
-
-
-_ANY_SQUARE_TO_ONE = str.maketrans({ch: "1" for ch in MERCHANDISE + EMPTY_BOX})
-
-
-def _touch_area(occupied: int, rows: int, cols: int) -> int:
-    """The occupied cells and the cells sharing an edge with them."""
-    full, not_first_col, not_last_col = _grid_masks(rows, cols)
-    area = occupied | (occupied << cols) | (occupied >> cols)
-    area |= ((occupied << 1) & not_first_col) | ((occupied >> 1) & not_last_col)
-    return area & full
-
-
-@cache
-def _grid_masks(rows: int, cols: int) -> tuple[int, int, int]:
-    """The whole grid, and the grid without its first column, without its last column."""
-    full = (1 << (rows * cols)) - 1
-    not_first_col = sum(1 << (r * cols) for r in range(rows)) ^ full
-    not_last_col = sum(1 << (r * cols + cols - 1) for r in range(rows)) ^ full
-    return full, not_first_col, not_last_col
-
-
-def _lay(grid: Sequence[str], cells: tuple[Cell, ...], row: int, col: int) -> list[str]:
-    """``grid`` with a card's squares laid on top at (row, col)."""
-    lines = [list(line) for line in grid]
-    for dr, dc, ch in cells:
-        lines[row + dr][col + dc] = ch
-    return ["".join(line) for line in lines]
 
 
 register(SmallWarehouseGame())

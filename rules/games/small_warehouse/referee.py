@@ -83,7 +83,8 @@ from typing import Any
 
 from rules.engine import REVEAL, Action, State
 from rules.errors import IllegalAction
-from rules.games.small_warehouse import EITHER, NO_CARD, rotate_clockwise
+from rules.games.small_warehouse.engine import EITHER
+from rules.games.small_warehouse.grid import NO_CARD, rotate_clockwise
 
 GAME = "small-warehouse"
 KIND = "warehouses"

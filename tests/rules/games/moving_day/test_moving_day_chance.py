@@ -221,6 +221,6 @@ def test_hand_dealt_random_games_reveal_only_unseen_components(seed: int) -> Non
 def test_the_module_examples_run() -> None:
     import doctest
 
-    import rules.games.moving_day as module
+    import rules.games.moving_day.engine as module
 
     assert doctest.testmod(module).failed == 0

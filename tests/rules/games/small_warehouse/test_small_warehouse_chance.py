@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-import rules.games.small_warehouse as engine_module
+import rules.games.small_warehouse.engine as engine_module
 from rules import IllegalAction, get_game
+from rules.games.small_warehouse.referee import Referee
 from rules.playout import random_step
-from rules.referees.small_warehouse import Referee
 
 GAME = get_game("small-warehouse")
 PLAYERS = ["Ana", "Ben"]

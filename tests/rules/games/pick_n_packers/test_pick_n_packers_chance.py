@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rules import IllegalAction, get_game
-from rules.games import pick_n_packers as module
+from rules.games.pick_n_packers import engine as module
 
 GAME = get_game("pick-n-packers")
 PLAYERS = ["Ana", "Ben", "Cas", "Dee"]

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-import rules.referees.moving_day as referee_module
+import rules.games.moving_day.referee as referee_module
 from rules import IllegalAction, State, get_game
 from rules.catalogue import default_catalogue
-from rules.referees.moving_day import Referee
+from rules.games.moving_day.referee import Referee
 from vision.games.moving_day import read_vehicles
 
 PLAYERS = ["Ana", "Ben"]

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-import rules.referees.small_warehouse as referee_module
+import rules.games.small_warehouse.referee as referee_module
 from rules import IllegalAction, State, get_game
 from rules.catalogue import default_catalogue
 from rules.games.small_warehouse import rotate_clockwise
-from rules.referees.small_warehouse import Referee
+from rules.games.small_warehouse.referee import Referee
 from vision.games.small_warehouse import read_warehouses
 
 MATS = {"Ana": 0, "Ben": 1}

@@ -29,7 +29,7 @@ from rules.games.moving_day import (
     SeatedHelper,
     score_load,
 )
-from rules.referees.moving_day import Referee
+from rules.games.moving_day.referee import Referee
 from vision.games.moving_day import read_vehicles
 
 CATALOGUE = default_catalogue("moving-day")

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from rules.errors import IllegalAction
-from rules.removal_truck import (
+from rules.games.removal.truck import (
     ROTATIONS,
     TileSpec,
     Truck,

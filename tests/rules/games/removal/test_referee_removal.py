@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-import rules.referees.removal as referee_module
+import rules.games.removal.referee as referee_module
 from rules import IllegalAction, State, get_game
-from rules.referees.removal import Referee, tag_square
-from rules.removal_truck import NO_CONTACT, oriented_cells
+from rules.games.removal.referee import Referee, tag_square
+from rules.games.removal.truck import NO_CONTACT, oriented_cells
 from vision.games.removal import footprint, read_truck
 
 PLAYERS = ["Ana", "Ben"]

@@ -21,7 +21,7 @@ import pytest
 from rules import IllegalAction, State, get_game
 from rules.catalogue import default_catalogue
 from rules.games.small_warehouse import rotate_clockwise
-from rules.referees.small_warehouse import Referee
+from rules.games.small_warehouse.referee import Referee
 from vision.games.small_warehouse import read_warehouses
 
 PLAYERS = ("Ana", "Ben")

@@ -187,8 +187,8 @@ def test_the_revealed_keepsakes_are_scored() -> None:
     assert sum(_keepsake_points(stacks, state.data["keepsakes"])) > 0
 
 
-@pytest.mark.parametrize("module", ["rules.games.removal", "rules.removal_deal",
-                                    "rules.removal_truck", "rules.removal_scoring"])
+@pytest.mark.parametrize("module", ["rules.games.removal.engine", "rules.games.removal.deal",
+                                    "rules.games.removal.truck", "rules.games.removal.scoring"])
 def test_the_module_examples_run(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted and not result.failed

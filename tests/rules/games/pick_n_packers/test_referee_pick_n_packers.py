@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from rules.referees import PickNPackersReferee, translate
+from rules.games.pick_n_packers.referee import PickNPackersReferee, translate
 
-REFEREE_SOURCE = Path(__file__).resolve().parents[2] / "rules" / "referees" / "pick_n_packers.py"
+REPO = Path(__file__).resolve().parents[4]
+REFEREE_SOURCE = REPO / "rules" / "games" / "pick_n_packers" / "referee.py"
 
 
 def ev(t: float, kind: str, mass: float = 10.0) -> dict:
@@ -158,7 +159,7 @@ def observations(events: list[dict], positions: list[dict],
 
 def live_run(items: list[dict], referee=None, state=None) -> tuple[list[dict], object]:
     """Feed ``items`` to a live referee beside a real engine; the actions and the state."""
-    from rules.referees.pick_n_packers import Referee
+    from rules.games.pick_n_packers.referee import Referee
 
     referee = referee or Referee()
     state = state or engine_round([])
@@ -205,7 +206,7 @@ def test_the_live_referee_sends_what_the_batch_referee_sends(events, positions, 
 
 
 def test_a_landing_is_held_until_an_observation_past_the_fall_window() -> None:
-    from rules.referees.pick_n_packers import Referee
+    from rules.games.pick_n_packers.referee import Referee
 
     referee, state = Referee(), engine_round([{"type": "load"}])
     steps = [({"kind": "drone-event", "t": 3.0, "event": "land", "mass_g": 9.0}, []),
@@ -225,7 +226,7 @@ def test_a_landing_is_held_until_an_observation_past_the_fall_window() -> None:
 
 
 def test_without_a_position_the_landing_waits_for_the_position_window() -> None:
-    from rules.referees.pick_n_packers import Referee
+    from rules.games.pick_n_packers.referee import Referee
 
     referee, state = Referee(), engine_round([{"type": "load"}])
     referee.translate(state, {"kind": "drone-position", "t": 0.0, "card": 0})
@@ -237,7 +238,7 @@ def test_without_a_position_the_landing_waits_for_the_position_window() -> None:
 
 
 def test_refeeding_the_same_observations_gives_the_same_memory_and_actions() -> None:
-    from rules.referees.pick_n_packers import Referee
+    from rules.games.pick_n_packers.referee import Referee
 
     events, positions = with_drop([1, 2, 3], 14.5)
     items = finished(observations(events, positions, [{"t": 7.0, "button": "start"}]))
@@ -256,7 +257,7 @@ def test_refeeding_the_same_observations_gives_the_same_memory_and_actions() -> 
 
 def test_the_live_referee_refuses_what_makes_no_sense_with_a_reason() -> None:
     from rules import IllegalAction, get_game
-    from rules.referees.pick_n_packers import Referee
+    from rules.games.pick_n_packers.referee import Referee
 
     speculating = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=3)
     flying = engine_round([])
@@ -289,7 +290,7 @@ def test_undo_takes_back_a_held_landing_in_the_same_call() -> None:
 
 
 def test_the_station_finds_the_live_referee() -> None:
-    from rules.referees.pick_n_packers import GAME, Referee
+    from rules.games.pick_n_packers.referee import GAME, Referee
     from station.live.translators import TableTranslator
 
     assert GAME == "pick-n-packers"
@@ -300,7 +301,7 @@ def test_a_fault_read_ahead_of_earlier_events_covers_only_its_own_span() -> None
     """The station hands a fault (and its clearing) on at once, its events once settled:
     a load from before the fault still counts, one inside it does not, one after it does."""
     from rules import IllegalAction
-    from rules.referees.pick_n_packers import Referee
+    from rules.games.pick_n_packers.referee import Referee
 
     referee, state = Referee(), engine_round([])
     fault = {"kind": "drone-event", "t": 10.0, "event": "fault", "sensor": "load-cell",
@@ -321,7 +322,7 @@ def test_a_fault_read_ahead_of_earlier_events_covers_only_its_own_span() -> None
 
 def test_a_sensor_faulty_again_before_its_first_clearing_is_read_stays_faulty() -> None:
     from rules import IllegalAction
-    from rules.referees.pick_n_packers import Referee
+    from rules.games.pick_n_packers.referee import Referee
 
     referee, state = Referee(), engine_round([])
     for t, event in [(10.0, "fault"), (11.0, "fault-cleared"), (11.6, "fault")]:

@@ -20,7 +20,7 @@ import pytest
 
 from rules import IllegalAction, State, get_game
 from rules.catalogue import default_catalogue
-from rules.referees.pick_n_packers import Referee
+from rules.games.pick_n_packers.referee import Referee
 
 PLAYERS = ["Ana", "Ben", "Cas", "Dee", "Eve"]
 # A copy as weighed at a real table: two paper presents a load cell cannot tell apart.

@@ -7,8 +7,8 @@ import doctest
 import pytest
 
 from rules import IllegalAction, get_game
-from rules.referees import pick_n_packers as referee_module
-from rules.referees.pick_n_packers import Referee, present_reveal, shop_reveals
+from rules.games.pick_n_packers import referee as referee_module
+from rules.games.pick_n_packers.referee import Referee, present_reveal, shop_reveals
 
 GAME = get_game("pick-n-packers")
 PLAYERS = ["Ana", "Ben", "Cas"]
