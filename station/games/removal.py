@@ -7,7 +7,7 @@ from functools import partial
 from typing import Any
 
 from rules import Action, State
-from rules.games.removal import Referee
+from rules.games.removal.referee import Referee
 from station.catalogue.copy import (
     DELICATE_BAD,
     DELICATE_GOOD,

@@ -4,12 +4,14 @@ The engine (:mod:`~rules.games.moving_day.engine`: the game, its state, its chan
 its scoring (:mod:`~rules.games.moving_day.scoring`), where boxes may go
 (:mod:`~rules.games.moving_day.placement`), the views presenters read
 (:mod:`~rules.games.moving_day.views`) and the camera referee
-(:mod:`~rules.games.moving_day.referee`). Importing the package registers the game.
+(:mod:`~rules.games.moving_day.referee`).
+
+Importing the package registers the game; the referee, which only the station needs,
+is imported on its own (``rules.games.moving_day.referee``).
 """
 
 from rules.games.moving_day.engine import GAME_NAME, UNSEEN, MovingDay, MovingDayState
 from rules.games.moving_day.placement import NO_SPACE, SPACE, Fleet, fleet_for
-from rules.games.moving_day.referee import Referee
 from rules.games.moving_day.scoring import (
     DamagedBox,
     LoadedBox,
@@ -35,7 +37,6 @@ __all__ = [
     "LoadedVehicle",
     "MovingDay",
     "MovingDayState",
-    "Referee",
     "SeatedHelper",
     "VehicleView",
     "fleet_for",

@@ -4,7 +4,10 @@ The engine (:mod:`~rules.games.pick_n_packers.engine`), its scoring
 (:mod:`~rules.games.pick_n_packers.scoring`), the views presenters read
 (:mod:`~rules.games.pick_n_packers.views`), the advisor's guess of the cards laid face
 down (:mod:`~rules.games.pick_n_packers.advice`) and the drone referee
-(:mod:`~rules.games.pick_n_packers.referee`). Importing the package registers the game.
+(:mod:`~rules.games.pick_n_packers.referee`).
+
+Importing the package registers the game; the referee, which only the station needs,
+is imported on its own (``rules.games.pick_n_packers.referee``).
 """
 
 from rules.games.pick_n_packers.engine import (
@@ -16,12 +19,6 @@ from rules.games.pick_n_packers.engine import (
     PickNPackersGame,
     PickNPackersState,
     rounds_in_game,
-)
-from rules.games.pick_n_packers.referee import (
-    PickNPackersReferee,
-    Referee,
-    RefereeResult,
-    translate,
 )
 from rules.games.pick_n_packers.scoring import (
     SPECULATION_CARDS,
@@ -44,15 +41,11 @@ __all__ = [
     "TIMES_PILOT",
     "GameScore",
     "PickNPackersGame",
-    "PickNPackersReferee",
     "PickNPackersState",
     "PlayedRound",
-    "Referee",
-    "RefereeResult",
     "RoundResult",
     "round_points",
     "rounds_in_game",
     "score_rounds",
     "speculation_points",
-    "translate",
 ]

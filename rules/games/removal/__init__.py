@@ -6,12 +6,14 @@ The engine (:mod:`~rules.games.removal.engine`), its truck and loading rules
 (:mod:`~rules.games.removal.scoring`), the views presenters read
 (:mod:`~rules.games.removal.views`), the advisor's heuristic and rankings
 (:mod:`~rules.games.removal.advice`) and the camera referee
-(:mod:`~rules.games.removal.referee`). Importing the package registers the game.
+(:mod:`~rules.games.removal.referee`).
+
+Importing the package registers the game; the referee, which only the station needs,
+is imported on its own (``rules.games.removal.referee``).
 """
 
 from rules.games.removal.advice import RemovalEvaluator, TruckPlacement, rank_truck_placements
 from rules.games.removal.engine import NAME, RemovalGame, RemovalState, tile_spec
-from rules.games.removal.referee import Referee
 from rules.games.removal.scoring import FinalHand, Transported, final_parts
 from rules.games.removal.truck import ROTATIONS, TileSpec, Truck
 from rules.games.removal.views import RemovalPlayer, TileFacts, TruckTile
@@ -20,7 +22,6 @@ __all__ = [
     "NAME",
     "ROTATIONS",
     "FinalHand",
-    "Referee",
     "RemovalEvaluator",
     "RemovalGame",
     "RemovalPlayer",

@@ -4,7 +4,10 @@ The engine (:mod:`~rules.games.small_warehouse.engine`), the grid and its turned
 (:mod:`~rules.games.small_warehouse.grid`), its scoring
 (:mod:`~rules.games.small_warehouse.scoring`), the advisor's heuristic and rankings
 (:mod:`~rules.games.small_warehouse.advice`) and the camera referee
-(:mod:`~rules.games.small_warehouse.referee`). Importing the package registers the game.
+(:mod:`~rules.games.small_warehouse.referee`).
+
+Importing the package registers the game; the referee, which only the station needs,
+is imported on its own (``rules.games.small_warehouse.referee``).
 """
 
 from rules.games.small_warehouse.advice import (
@@ -27,7 +30,6 @@ from rules.games.small_warehouse.grid import (
     ROTATIONS,
     rotate_clockwise,
 )
-from rules.games.small_warehouse.referee import Referee
 from rules.games.small_warehouse.scoring import (
     MIN_SCORING_BLOCK,
     KindScore,
@@ -45,7 +47,6 @@ __all__ = [
     "NO_CARD",
     "ROTATIONS",
     "KindScore",
-    "Referee",
     "SmallWarehouseGame",
     "SmallWarehouseState",
     "WarehouseEvaluator",
