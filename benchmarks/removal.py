@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rules import get_game
 from rules.catalogue import default_catalogue
+from rules.games.removal.truck import TileSpec, Truck
 from rules.playout import play_randomly, random_reveal
-from rules.removal_truck import TileSpec, Truck
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from reference import reference_line, reference_seconds

@@ -37,10 +37,11 @@ Example::
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rules.errors import GameOver, IllegalAction
 
@@ -132,13 +133,41 @@ class FrozenAction(dict):
         return (type(self), (dict(self),))
 
 
+class PositionEvaluator(Protocol):
+    """How good a position looks for a player, and each action for the player who takes it:
+    the advisor's one-move heuristic (:mod:`rules.advice.heuristics` has the default)."""
+
+    def value(self, state: State, player: int) -> float:
+        """The value of ``state`` for ``player``."""
+
+    def values_after(self, state: State, actions: Sequence[Action]) -> list[float]:
+        """The acting player's value right after each of ``actions``."""
+
+
+@dataclass(frozen=True)
+class AdviceTuning:
+    """How the advisor (:mod:`rules.advice`) studies a game: a game that needs other
+    settings than these defaults sets its own :attr:`Game.advice_tuning`."""
+
+    # Actions screened by the one-move heuristic at the root, at most (a random sample beyond).
+    root_screen: int = 400
+    # Actions a greedy rollout step compares (a random sample of the legal ones).
+    rollout_sample: int = 4
+    # The one-move heuristic; None: the game's own scores.
+    evaluator: PositionEvaluator | None = None
+    # Fills in, at random, the choices a player laid face down (None in the public view).
+    guess_face_down: Callable[[State, random.Random], None] | None = None
+
+
 class Game(ABC):
-    """A game definition: its name, player counts, option defaults and catalogue."""
+    """A game definition: its name, player counts, option defaults and catalogue, and how
+    the advisor studies it."""
 
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_options: ClassVar[dict[str, Any]] = {}
+    advice_tuning: ClassVar[AdviceTuning] = AdviceTuning()
 
     def options_with_defaults(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         merged = dict(self.default_options)

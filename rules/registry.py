@@ -1,8 +1,8 @@
 """One registry of games, by name.
 
-Every module in :mod:`rules.games` registers its game when imported; the
-registry imports them all the first time it is asked, so adding a game is
-adding one file.
+Every package (or module) in :mod:`rules.games` registers its game when imported;
+the registry imports them all the first time it is asked, so adding a game is
+adding one package.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+import rules.games
 from rules.engine import Game
 from rules.errors import UnknownGame
 
@@ -27,8 +28,6 @@ def _discover() -> None:
     global _discovered
     if _discovered:
         return
-    import rules.games
-
     for module in pkgutil.iter_modules(rules.games.__path__):
         importlib.import_module(f"rules.games.{module.name}")
     _discovered = True

@@ -9,7 +9,7 @@ A hidden part of the position is known to one player when it is a list with one 
 per player (a hand: entry ``player`` is that player's own) or a mapping keyed by player
 names (the player's own entry). Anything else hidden stays as the table sees it: choices
 laid face down (Pick 'n Packers' speculation cards) are guessed afresh for every playout
-(:func:`deal_face_down`), never read.
+(:func:`deal_face_down`, the game's own guess), never read.
 
 :func:`public_document` goes one step further for a process that must not even hold the
 hidden components: the game as the whole table sees it, with a setup that holds no order.
@@ -18,12 +18,11 @@ hidden components: the game as the whole table sees it, with a setup that holds 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rules.advice.config import MAX_REVEALS
 from rules.engine import State, json_copy
-from rules.games.pick_n_packers import SPECULATION_CARDS
 from rules.playout import random_reveal
 
 
@@ -85,30 +84,10 @@ def public_document(state: State, catalogue: Mapping[str, Any] | None = None
     return document | {"setup": setup, "log": [], "state": state.public_view()}
 
 
-def _guess_speculations(state: State, rng: random.Random) -> None:
-    """Pick 'n Packers: each face-down speculation card (None) becomes a card nobody is seen
-    holding, drawn at random (a round's speculators all hold different cards). The round
-    just ended by the advised action holds its cards too."""
-    rounds = [state.data.get("speculations") or {}]
-    rounds += [result["speculations"] for result in state.data.get("results", [])[-1:]]
-    for speculations in rounds:
-        hidden = [name for name, card in speculations.items() if card is None]
-        if hidden:
-            taken = set(speculations.values())
-            free = [card for card in SPECULATION_CARDS if card not in taken]
-            for name, card in zip(hidden, rng.sample(free, len(hidden)), strict=True):
-                speculations[name] = card
-
-
-#: Per game: fills in, at random, the choices a player laid face down (None in the view).
-FACE_DOWN_GUESSES: dict[str, Callable[[State, random.Random], None]] = {
-    "pick-n-packers": _guess_speculations,
-}
-
-
 def deal_face_down(state: State, rng: random.Random) -> None:
-    """Guess every choice still face down in ``state`` with ``rng`` (in place)."""
-    guess = FACE_DOWN_GUESSES.get(state.game.name)
+    """Guess every choice still face down in ``state`` with ``rng`` (in place), as the game's
+    :class:`~rules.engine.AdviceTuning` says (``guess_face_down``)."""
+    guess = state.game.advice_tuning.guess_face_down
     if guess is not None:
         guess(state, rng)
 

@@ -26,14 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.advice.config import (
-    DEFAULT_ROOT_SCREEN,
-    MAX_STEPS,
-    ROOT_CANDIDATES,
-    ROOT_SCREEN,
-    TOP_ACTIONS,
-)
-from rules.advice.heuristics import evaluator_for
+from rules.advice.config import MAX_STEPS, ROOT_CANDIDATES, TOP_ACTIONS
+from rules.advice.greedy import GreedyPolicy, best_actions, rollout_policy
+from rules.advice.heuristics import evaluator_for, tuning_for
 from rules.advice.knowledge import (
     deal_face_down,
     fresh_copy,
@@ -41,7 +36,6 @@ from rules.advice.knowledge import (
     information_set,
     reveal_pending,
 )
-from rules.advice.policies import GreedyPolicy, best_actions, rollout_policy
 from rules.engine import Action, State
 from rules.errors import IllegalAction
 
@@ -128,7 +122,7 @@ class Advisor:
         self.evaluator = evaluator_for(game_name)
         self.rollout: GreedyPolicy = rollout_policy(game_name)
         self.candidates = candidates
-        self.screen = ROOT_SCREEN.get(game_name, DEFAULT_ROOT_SCREEN)
+        self.screen = tuning_for(game_name).root_screen
 
     def advise(self, state: State, rng: random.Random,
                stop: Callable[[], bool] | None = None,

@@ -16,8 +16,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from rules.advice.config import DEFAULT_ROLLOUT_SAMPLE, MAX_STEPS, ROLLOUT_SAMPLE
-from rules.advice.heuristics import Evaluator, evaluator_for
+from rules.advice.config import MAX_STEPS
+from rules.advice.greedy import GreedyPolicy
+from rules.advice.heuristics import evaluator_for
+from rules.advice.lookahead import AdvisorPolicy
 from rules.engine import Action, State
 from rules.playout import random_reveal
 
@@ -40,39 +42,6 @@ class RandomPolicy:
         return dict(rng.choice(state.legal_actions()))
 
 
-class GreedyPolicy:
-    """The action that looks best right after it (ties drawn at random); with ``sample``,
-    the best of that many legal actions drawn at random (a cheap rollout policy)."""
-
-    def __init__(self, evaluator: Evaluator, sample: int | None = None) -> None:
-        self.evaluator = evaluator
-        self.sample = sample
-
-    def choose(self, state: State, rng: random.Random) -> Action:
-        return dict(best_actions(state, state.legal_actions(), self.evaluator, rng,
-                                 self.sample)[0][1])
-
-
-def best_actions(state: State, actions: Sequence[Action], evaluator: Evaluator,
-                 rng: random.Random, sample: int | None = None
-                 ) -> list[tuple[float, Action]]:
-    """(value, action) of ``actions`` (or of ``sample`` of them), best first, ties shuffled."""
-    if sample is not None and len(actions) > sample:
-        actions = rng.sample(actions, sample)
-    else:
-        actions = list(actions)
-        rng.shuffle(actions)
-    values = evaluator.values_after(state, actions)
-    order = sorted(range(len(actions)), key=lambda index: -values[index])
-    return [(values[index], actions[index]) for index in order]
-
-
-def rollout_policy(game_name: str) -> GreedyPolicy:
-    """The greedy policy the advisor's playouts follow for every player."""
-    return GreedyPolicy(evaluator_for(game_name),
-                        ROLLOUT_SAMPLE.get(game_name, DEFAULT_ROLLOUT_SAMPLE))
-
-
 def make_policy(name: str, game_name: str,
                 stop_factory: Callable[[], Callable[[], bool]] | None = None) -> Policy:
     """The policy called ``name`` for ``game_name``; the advisor's search ends when the
@@ -83,8 +52,6 @@ def make_policy(name: str, game_name: str,
     if name == "greedy":
         return GreedyPolicy(evaluator_for(game_name))
     if name == "advisor":
-        from rules.advice.lookahead import AdvisorPolicy
-
         return AdvisorPolicy(game_name, stop_factory)
     raise UnknownPolicy(f"no policy {name!r} (one of: {', '.join(POLICY_NAMES)})")
 

@@ -1,4 +1,5 @@
-"""One module per game, each in the same order: constants, game, state, helpers.
+"""One package per game: its engine, scoring, referee and own helpers
+(``rules/games/<game>/``).
 
-Each module calls :func:`rules.registry.register` at import time.
+Each package registers its game with :func:`rules.registry.register` when imported.
 """

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import Action, State
-from rules.referees.moving_day import Referee
+from rules.games.moving_day.referee import Referee
 from station.catalogue.copy import piece_id, pieces_of, tag_of
 from station.catalogue.form import Question, number_answer, text_answer, yes_no
 from station.catalogue.learn import Lesson, one_square

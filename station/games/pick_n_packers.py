@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import Action, State
-from rules.referees.pick_n_packers import Referee
+from rules.games.pick_n_packers.referee import Referee
 from station.catalogue.config import MAX_PRESENT_G
 from station.catalogue.copy import piece_id, pieces_of, tag_of
 from station.catalogue.form import Question, number_answer

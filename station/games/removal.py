@@ -7,7 +7,7 @@ from functools import partial
 from typing import Any
 
 from rules import Action, State
-from rules.referees.removal import Referee
+from rules.games.removal.referee import Referee
 from station.catalogue.copy import (
     DELICATE_BAD,
     DELICATE_GOOD,
@@ -40,7 +40,7 @@ LEGEND = ("Each tile is an item, named on it · dark square: no space in the tru
 
 def view(state: State) -> dict[str, Any]:
     """Each truck: tiles by item, damage marked, visible "−1" squares marked."""
-    from rules.removal_truck import shape_cells, transform
+    from rules.games.removal.truck import shape_cells, transform
 
     catalogue = state.setup["catalogue"]
     shapes = {item["id"]: item for item in catalogue["items"] + catalogue.get("boxes", [])}
@@ -143,8 +143,8 @@ def extend(layout: CameraLayout, catalogue: Mapping[str, Any]) -> None:
 def lay(layout: CameraLayout, state: State, contents: dict[int, Any],
         tags: dict[tuple[str, str], int]) -> None:
     """Each tile's squares and its tag in its player's truck (for the demo's renderer)."""
-    from rules.referees.removal import tag_square
-    from rules.removal_truck import oriented_cells
+    from rules.games.removal.referee import tag_square
+    from rules.games.removal.truck import oriented_cells
 
     for player, mat_id in layout.roles.items():
         content = contents[mat_id]

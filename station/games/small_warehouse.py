@@ -7,7 +7,7 @@ from functools import partial
 from typing import Any
 
 from rules import Action, State
-from rules.referees.small_warehouse import Referee
+from rules.games.small_warehouse.referee import Referee
 from station.catalogue.copy import MERCHANDISE, piece_id, pieces_of
 from station.catalogue.learn import Lesson, card_piece
 from station.games.camera import CameraLayout, one_mat_each

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from rules import RulesError, State, UnknownGame, get_game
-from rules.advice.placements import rank_truck_placements, rank_warehouse_placements
 from rules.engine import json_copy
+from rules.games.removal.advice import rank_truck_placements
 from rules.games.small_warehouse import NO_CARD
+from rules.games.small_warehouse.advice import rank_warehouse_placements
 from station.inputs.removal import load_truck, read_truck_document
 from station.inputs.small_warehouse import GRID_SYMBOLS
 from station.jsonin import Node

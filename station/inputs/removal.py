@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.errors import IllegalAction
-from rules.removal_scoring import FinalHand, Transported, final_parts, winners
-from rules.removal_truck import ROTATIONS, TileSpec, Truck
+from rules.games.removal.scoring import FinalHand, Transported, final_parts, winners
+from rules.games.removal.truck import ROTATIONS, TileSpec, Truck
 from station.jsonin import Node
 
 HELPER_NUMBERS = (1, 2, 3)

@@ -3,7 +3,7 @@
 A *translator* turns one stable observation of a table (a plain dict: what the
 camera read, what the drone's sensors detected) into the game actions it
 means, given the current state. A game's translator is the referee its record
-names (:mod:`station.games`, e.g. ``rules.referees.pick_n_packers.Referee``,
+names (:mod:`station.games`, e.g. ``rules.games.pick_n_packers.referee.Referee``,
 instantiated once per table, with a ``translate(state, observation)`` method);
 a game without a record, or whose record names no referee, has none.
 

@@ -6,7 +6,7 @@ import pytest
 
 from hardware.events import detect_events
 from hardware.simulate import simulate_challenge
-from rules.referees import translate
+from rules.games.pick_n_packers.referee import translate
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -10,7 +10,7 @@ import pytest
 MODULES = ["hardware", "hardware.samples", "hardware.simulate", "hardware.events",
            "devkit.hardware.evaluation", "hardware.config", "hardware.calibration",
            "hardware.capture", "hardware.faults", "devkit.hardware.simulate_platform",
-           "hardware.stream", "firmware.frames", "rules.referees.pick_n_packers"]
+           "hardware.stream", "firmware.frames", "rules.games.pick_n_packers.referee"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -7,7 +7,6 @@ import random
 import pytest
 
 from rules import game_names, get_game
-from rules.advice.heuristics import WarehouseEvaluator, warehouse_value
 from rules.advice.knowledge import (
     deal_face_down,
     fresh_copy,
@@ -18,7 +17,9 @@ from rules.advice.knowledge import (
 )
 from rules.advice.lookahead import Advisor, AdvisorPolicy, NothingToAdvise, sure_actions
 from rules.advice.policies import POLICY_NAMES, UnknownPolicy, make_policy
-from rules.games.small_warehouse import _lay, _oriented_cells, score_warehouse
+from rules.games.small_warehouse import score_warehouse
+from rules.games.small_warehouse.advice import WarehouseEvaluator, warehouse_value
+from rules.games.small_warehouse.grid import _lay, _oriented_cells
 from rules.playout import random_step
 
 

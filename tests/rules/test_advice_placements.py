@@ -12,10 +12,11 @@ import random
 
 import pytest
 
-from rules.advice.placements import rank_truck_placements, rank_warehouse_placements
 from rules.catalogue import default_catalogue
 from rules.errors import IllegalAction
-from rules.removal_truck import TileSpec, Truck
+from rules.games.removal.advice import rank_truck_placements
+from rules.games.removal.truck import TileSpec, Truck
+from rules.games.small_warehouse.advice import rank_warehouse_placements
 
 KINDS = "ABCD"
 

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from rules.games.moving_day import UNSEEN
 from station.config import Settings
-from tests.rules.test_hand_dealt_moving_day import (
+from tests.rules.games.moving_day.test_hand_dealt_moving_day import (
     ILLEGAL_TURN,
     VEHICLES,
     Camera,

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from rules.catalogue import default_catalogue
 from station.config import Settings
-from tests.rules.test_hand_dealt_pick_n_packers import (
+from tests.rules.games.pick_n_packers.test_hand_dealt_pick_n_packers import (
     PLAYERS,
     SHOP_NUMBER,
     Round,

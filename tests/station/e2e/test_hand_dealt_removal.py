@@ -27,7 +27,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from station.config import Settings
-from tests.rules.test_hand_dealt_removal import (
+from tests.rules.games.removal.test_hand_dealt_removal import (
     SHAPES,
     STABLE,
     TAGS,

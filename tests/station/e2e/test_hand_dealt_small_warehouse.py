@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from station.config import Settings
-from tests.rules.test_hand_dealt_small_warehouse import (
+from tests.rules.games.small_warehouse.test_hand_dealt_small_warehouse import (
     CARDS,
     ILLEGAL_TURN,
     PICKER_TURN,

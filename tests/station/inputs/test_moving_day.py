@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.rules.test_moving_day import RULEBOOK_EXAMPLE, box, helper, vehicle
+from tests.rules.games.moving_day.test_moving_day import RULEBOOK_EXAMPLE, box, helper, vehicle
 
 CONTRACT_INPUT = json.loads("""
 {"players": [

@@ -11,9 +11,9 @@ from station.live import translators
 from station.live.hub import Hub
 from station.live.station import Station
 from station.store import EventStore, FixedClock
-from tests.rules import test_referee_moving_day as moving_day
-from tests.rules import test_referee_removal as removal
-from tests.rules import test_referee_small_warehouse as small_warehouse
+from tests.rules.games.moving_day import test_referee_moving_day as moving_day
+from tests.rules.games.removal import test_referee_removal as removal
+from tests.rules.games.small_warehouse import test_referee_small_warehouse as small_warehouse
 
 
 def live_state(station: Station) -> State:

@@ -10,7 +10,7 @@ import pytest
 
 from firmware import frames
 from hardware.link import DroneLink
-from rules.referees.pick_n_packers import PickNPackersReferee
+from rules.games.pick_n_packers.referee import PickNPackersReferee
 from station.live.camera import CameraSource, camera_layout
 from station.live.clock_bridge import ClockBridge
 from station.live.drone import DroneSource

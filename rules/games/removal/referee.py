@@ -1,0 +1,304 @@
+"""The Removal camera referee: the tiles seen in a truck in, ``load``/``store``/``drive`` out.
+
+A pure translator for the live loop (``station.live.translators``): it compares
+the tiles the camera sees on a player's truck mat with the engine's truck and
+returns the actions that explain the difference.
+
+The observation (``vision.games.removal.read_truck`` wrapped by the station)::
+
+    {"kind": "truck", "player": "Ana", "found": True,
+     "tiles": [{"tile": "I07", "row": 3, "col": 2, "rotation": 90, "flipped": False}],
+     "unknown_tags": [], "consistent": True,
+     "helpers": [2],                                       # optional: Helper cards played
+     "storage": "I12"}                                     # optional: the item in storage
+
+A tile's ``row``/``col`` is its *tag's* square: the first square of the top row
+of its shape as the catalogue draws it, turned by ``rotation`` after a mirror
+left to right when ``flipped`` (``"flip"`` is read too). The engine's
+placements name the top-left corner of the turned tile's bounding box; the
+referee converts. Readings (``docs/rules-notes.md``, "Camera referees"):
+
+- ``player`` defaults to the player to act; a changed truck of another player
+  is refused. A truck not ``found`` is not compared.
+- A new tile → ``load`` when it comes from the house, ``load-stored`` when it
+  is the player's stored item, at the turn and flip the tag shows; several new
+  tiles (an extra action from a pair of symbols) → one action each, in the
+  first order the rules allow. An illegal placement → :class:`IllegalAction`
+  with the engine's own reason.
+- ``storage`` naming an item while the player's storage is empty → ``store``
+  (ignored when that item is seen in the truck: a stale reading).
+- Every tile gone from a truck that held some → ``drive``. Some of the acting
+  player's loaded tiles gone, none new or moved → ``[]``: the truck is being
+  emptied tile by tile (or a hand rests over part of it and the camera keeps
+  what it saw there); the drive is read once it is empty.
+- ``helpers`` go with the first action of the observation (``[]`` without it).
+- A loaded tile seen elsewhere, or gone while others stay, is refused, unless
+  its tag square is covered by another tile (Helper 3 lets tiles overlap).
+- A turn that changes nothing the camera sees (driving an empty truck) is
+  declared with a button. Once the game is over, observations mean nothing.
+
+A game dealt by hand (docs/formats.md §9) is read before play goes on: while the
+engine waits for the deal (:meth:`State.is_chance`), a truck that changed is
+refused ("the deal is not read yet ...") and an unchanged one gives ``[]``.
+The deal comes from a person's picker (reveal actions) or from a reading of
+the house area, turned into the reveals of the slots still unread, in the
+engine's order, up to the first slot the reading leaves open (``null`` or
+``"?"``)::
+
+    {"kind": "house",
+     "house": [[null, "I07", "B03", ...], ...],   # rows as the house layout
+     "waiting": ["I33", "I02", "I61"],            # optional
+     "keepsakes": ["yarn", "hat", "paw"]}         # optional (the variant)
+
+Slots already read are not compared again (a stale reading changes nothing);
+a tile already on the table, of the wrong kind or not in the copy is refused
+with the engine's reason.
+
+Example::
+
+    >>> from rules import get_game
+    >>> state = get_game("removal").new_game(["Ana", "Ben"], seed=1)
+    >>> load = next(a for a in state.legal_actions() if a["type"] == "load")
+    >>> spot = tag_square(state.specs[load["item"]].shape, load["row"], load["col"],
+    ...                   load["rotation"], load["flip"])
+    >>> seen = {"tile": load["item"], "row": spot[0], "col": spot[1],
+    ...         "rotation": load["rotation"], "flipped": load["flip"]}
+    >>> Referee().translate(state, {"kind": "truck", "found": True, "tiles": [seen]}) == [load]
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import permutations
+from typing import Any
+
+from rules.engine import Action, State
+from rules.errors import IllegalAction
+from rules.games.removal.truck import ROTATIONS, oriented_cells
+
+GAME = "removal"
+KIND = "truck"
+HOUSE_KIND = "house"
+UNREAD = (None, "?")
+
+Cell = tuple[int, int]
+
+
+class Referee:
+    """Turns the tiles the camera sees in a truck into Removal actions.
+
+    Stateless: every answer comes from the observation and the engine's state alone.
+    See the module docstring for the readings.
+    """
+
+    def __repr__(self) -> str:
+        return f"<removal Referee: {KIND!r} observations, tags on the shape's first square>"
+
+    def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
+        """The actions the truck (and storage) show, or the reveals a reading of the house
+        gives; ``[]`` when nothing changed."""
+        if state.is_over():
+            return []
+        if observation.get("kind") == HOUSE_KIND:
+            return house_reveals(state, observation)
+        if observation.get("kind") != KIND or not observation.get("found", True):
+            return []
+        acting = state.current_player()
+        assert acting is not None
+        player = _player_index(state, observation.get("player", state.players[acting]))
+        loaded = _loaded_tiles(state, player)
+        seen = _seen_tiles(state, observation.get("tiles", []))
+        if loaded and not seen:
+            steps: list[Action] = [{"type": "drive"}]
+        elif player == acting and _unloading(state, player, loaded, seen):
+            return []  # tiles lifted off one by one (a drive), or a hand over some: wait
+        else:
+            _check_kept(state, player, loaded, seen)
+            steps = _new_steps(state, player, loaded, seen, observation)
+        if steps and player != acting:
+            raise IllegalAction(f"the truck of {state.players[player]} changed, but it is "
+                                f"{state.players[acting]}'s turn")
+        if not steps:
+            return []
+        if state.is_chance():
+            slot = state.unread_slot()  # type: ignore[attr-defined]
+            raise IllegalAction(f"the deal is not read yet: reveal {_slot_words(slot)} "
+                                "before play goes on")
+        return _in_legal_order(state, steps, list(observation.get("helpers", [])))
+
+
+def house_reveals(state: State, observation: Mapping[str, Any]) -> list[Action]:
+    """The reveals a reading of the house (and the waiting items, the keepsake cards) gives
+    for the slots still unread, in the engine's order, up to the first one it leaves open."""
+    reading = {"house": observation.get("house") or [],
+               "waiting": observation.get("waiting") or [],
+               "keepsakes": observation.get("keepsakes") or []}
+    trial = state.clone() if state.is_chance() else state
+    reveals: list[Action] = []
+    while (slot := trial.unread_slot()) is not None:  # type: ignore[attr-defined]
+        component = _read_slot(reading, slot)
+        if component in UNREAD:
+            break
+        key = "keepsake" if slot["zone"] == "keepsakes" else "item"
+        reveal = {**slot, key: component}
+        trial.apply(reveal)  # IllegalAction with the engine's reason when it is no outcome
+        reveals.append(reveal)
+    return reveals
+
+
+def _read_slot(reading: Mapping[str, Any], slot: Mapping[str, Any]) -> Any:
+    """What the reading shows in the slot of a reveal action (None when it does not say)."""
+    try:
+        if slot["zone"] == "house":
+            return reading["house"][slot["row"]][slot["col"]]
+        return reading[slot["zone"]][slot["slot"]]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+def _slot_words(reveal: Mapping[str, Any]) -> str:
+    if reveal.get("zone") == "house":
+        return f"the house area at row {reveal['row']} col {reveal['col']}"
+    return f"{reveal.get('zone')} slot {reveal.get('slot')}"
+
+
+def tag_square(shape: Sequence[str], row: int, col: int, rotation: int, flip: bool) -> Cell:
+    """Where the tag of a tile placed at engine (``row``, ``col``, ``rotation``, ``flip``) is.
+
+    >>> tag_square([".#", "##"], 0, 0, 0, False)
+    (0, 1)
+    """
+    offsets = _offsets_from_tag(shape, rotation, flip)
+    return row - min(r for r, _ in offsets), col - min(c for _, c in offsets)
+
+
+# ------------------------------------------------------------------------ helpers
+def _player_index(state: State, name: Any) -> int:
+    if name not in state.players:
+        raise IllegalAction(f"the camera read the truck of {name!r}, who is not playing here")
+    return state.players.index(name)
+
+
+def _offsets_from_tag(shape: Sequence[str], rotation: int, flip: bool) -> list[Cell]:
+    """The squares of a turned tile relative to its tag's square (mirror, then turn clockwise)."""
+    squares = [(r, c) for r, line in enumerate(shape) for c, char in enumerate(line) if char == "#"]
+    tag_row, tag_col = squares[0]
+    offsets = []
+    for r, c in squares:
+        x, y = (tag_col - c if flip else c - tag_col), r - tag_row
+        for _ in range(rotation // 90 % 4):
+            x, y = -y, x
+        offsets.append((y, x))
+    return offsets
+
+
+def _loaded_tiles(state: State, player: int) -> dict[str, frozenset[Cell]]:
+    """The engine's tiles in the truck: item → the cells it covers."""
+    loaded = {}
+    for record in state.data["players"][player]["truck"]:
+        cells = oriented_cells(state.specs[record["item"]].shape, record["rotation"],
+                               record["flip"])
+        loaded[record["item"]] = frozenset((record["row"] + r, record["col"] + c)
+                                           for r, c in cells)
+    return loaded
+
+
+def _seen_tiles(state: State, tiles: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The observed tiles: item → engine placement (row, col, rotation, flip) and cells."""
+    seen = {}
+    for tile in tiles:
+        item, rotation = tile.get("tile"), tile.get("rotation")
+        flip = bool(tile.get("flipped", tile.get("flip", False)))
+        if item not in state.specs:
+            raise IllegalAction(f"the camera read a tile {item!r}, which this game has not")
+        if rotation not in ROTATIONS or not all(isinstance(tile.get(key), int)
+                                                for key in ("row", "col")):
+            raise IllegalAction(f"the camera read {item} at an odd place: {dict(tile)}")
+        offsets = _offsets_from_tag(state.specs[item].shape, rotation, flip)
+        cells = frozenset((tile["row"] + r, tile["col"] + c) for r, c in offsets)
+        seen[item] = {"row": min(r for r, _ in cells), "col": min(c for _, c in cells),
+                      "rotation": rotation, "flip": flip, "cells": cells}
+    return seen
+
+
+def _unloading(state: State, player: int, loaded: Mapping[str, frozenset[Cell]],
+               seen: Mapping[str, Mapping[str, Any]]) -> bool:
+    """Some loaded tiles gone (no tile over their tag), none new or moved: the truck is
+    being emptied."""
+    return (set(seen) <= set(loaded) and bool(_gone(state, player, seen))
+            and all(tile["cells"] == loaded[item] for item, tile in seen.items()))
+
+
+def _gone(state: State, player: int, seen: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The loaded tiles not seen whose tag square no seen tile covers."""
+    covered = frozenset().union(*(tile["cells"] for tile in seen.values()))
+    return [record["item"] for record in state.data["players"][player]["truck"]
+            if record["item"] not in seen and tag_square(
+                state.specs[record["item"]].shape, record["row"], record["col"],
+                record["rotation"], record["flip"]) not in covered]
+
+
+def _check_kept(state: State, player: int, loaded: Mapping[str, frozenset[Cell]],
+                seen: Mapping[str, Mapping[str, Any]]) -> None:
+    """Refuse loaded tiles seen elsewhere, or gone without another tile covering their tag."""
+    name = state.players[player]
+    for item, tile in seen.items():
+        if item in loaded and tile["cells"] != loaded[item]:
+            raise IllegalAction(f"{item} moved in the truck of {name}: loaded tiles stay put")
+    for item in _gone(state, player, seen)[:1]:
+        raise IllegalAction(f"{item} is no longer seen in the truck of {name}: tiles "
+                            "leave a truck only when it drives")
+
+
+def _new_steps(state: State, player: int, loaded: Mapping[str, frozenset[Cell]],
+               seen: Mapping[str, Mapping[str, Any]],
+               observation: Mapping[str, Any]) -> list[Action]:
+    """One load (or load-stored) per new tile, then a store when the storage filled up."""
+    storage = state.data["players"][player]["storage"]
+    steps: list[Action] = []
+    for item, tile in seen.items():
+        if item in loaded:
+            continue
+        place = {key: tile[key] for key in ("row", "col", "rotation", "flip")}
+        steps.append({"type": "load-stored", **place} if item == storage
+                     else {"type": "load", "item": item, **place})
+    stored = observation.get("storage")
+    if storage is None and stored is not None and stored not in seen:
+        steps.append({"type": "store", "item": stored})
+    return steps
+
+
+def _in_legal_order(state: State, steps: list[Action], helpers: list[Any]) -> list[Action]:
+    """The steps in the first order the engine accepts one after another by the same player;
+    else IllegalAction with the engine's reason for the steps in the order seen."""
+    first_reason = None
+    for order in permutations(steps):
+        actions = [dict(step, helpers=helpers if index == 0 else [])
+                   for index, step in enumerate(order)]
+        reason = _refusal(state, actions)
+        if reason is None:
+            return actions
+        first_reason = first_reason or reason
+    raise IllegalAction(first_reason or "these changes cannot be made sense of")
+
+
+def _refusal(state: State, actions: Sequence[Action]) -> str | None:
+    """Why the engine refuses ``actions`` in a row by the player to act (None: it accepts)."""
+    if len(actions) == 1:
+        try:
+            state.check(actions[0])
+        except IllegalAction as error:
+            return error.reason
+        return None
+    trial = state.clone()
+    acting = state.current_player()
+    for action in actions:
+        if trial.current_player() != acting:
+            return (f"{state.players[acting]} has no extra action left for "
+                    f"{action.get('item', 'the stored item')}")
+        try:
+            trial.apply(action)
+        except IllegalAction as error:
+            return error.reason
+    return None

@@ -1,0 +1,1 @@
+"""Tests of each game's package, rules/games/<game>/."""

@@ -1,0 +1,1 @@
+"""Moving Day: engine, scoring, placement, views and referee."""

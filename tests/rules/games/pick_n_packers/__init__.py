@@ -1,0 +1,1 @@
+"""Pick 'n Packers: engine, scoring, views and referee."""

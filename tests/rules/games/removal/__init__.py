@@ -1,0 +1,1 @@
+"""Removal: engine, truck, deal, scoring, views and referee."""

@@ -1,0 +1,303 @@
+"""The Removal camera referee: seeded games seen by the camera, and its refusals.
+
+Observations are made the way the station makes them: the truck's tags mat as
+``vision read`` returns it (each tile's tag on its shape's first square, its
+back tag when flipped), put through ``vision.games.removal``'s reader, so a
+change of the reader's format or of its tag geometry shows up here.
+"""
+
+from __future__ import annotations
+
+import doctest
+import random
+from typing import Any
+
+import pytest
+
+import rules.games.removal.referee as referee_module
+from rules import IllegalAction, State, get_game
+from rules.games.removal.referee import Referee, tag_square
+from rules.games.removal.truck import NO_CONTACT, oriented_cells
+from vision.games.removal import footprint, read_truck
+
+PLAYERS = ["Ana", "Ben"]
+
+
+def tag_pieces(state: State) -> dict[int, dict[str, str]]:
+    """Two tags per tile: the front, and the back seen when it lies flipped."""
+    pieces = {}
+    for number, tile in enumerate(sorted(state.specs)):
+        pieces[200 + 2 * number] = {"piece": tile, "face": "front"}
+        pieces[201 + 2 * number] = {"piece": tile, "face": "back"}
+    return pieces
+
+
+def truck_mat(state: State, player: int, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """The truck's tags mat with these tiles on it, drawn from the tile's own sticker rule;
+    a tag that a later tile covers (Helper 3 lets tiles overlap) is not seen."""
+    tags = {(entry["piece"], entry["face"]): tag for tag, entry in tag_pieces(state).items()}
+    layouts = state.setup["catalogue"]["trucks"]
+    layout = layouts[player % len(layouts)]
+    cells = [list("." * len(layout[0])) for _ in layout]
+    found: list[dict[str, Any]] = []
+    for record in records:
+        shape = list(state.specs[record["item"]].shape)
+        relative = footprint(shape, 0, 0, record["rotation"], record["flip"])
+        row = record["row"] - min(r for r, _ in relative)
+        col = record["col"] - min(c for _, c in relative)
+        covered = footprint(shape, row, col, record["rotation"], record["flip"])
+        found = [tag for tag in found if (tag["row"], tag["col"]) not in covered]
+        face = "back" if record["flip"] else "front"
+        found.append({"id": tags[record["item"], face], "row": row, "col": col,
+                      "rotation": record["rotation"]})
+        for r, c in covered:
+            cells[r][c] = "X"
+    return {"id": 9, "found": True, "cells": ["".join(line) for line in cells], "tags": found}
+
+
+def seen_by_camera(state: State, player: int, records: list[dict[str, Any]] | None = None,
+                   **extra: Any) -> dict[str, Any]:
+    """The observation of ``player``'s truck (its tiles in ``state`` unless ``records``)."""
+    if records is None:
+        records = state.data["players"][player]["truck"]
+    shapes = {tile: list(spec.shape) for tile, spec in state.specs.items()}
+    truck = read_truck(truck_mat(state, player, records), tag_pieces(state), shapes)
+    assert truck["consistent"]
+    return {"kind": "truck", "player": state.players[player], **truck, **extra}
+
+
+def truck_after(before: State, after: State, player: int,
+                action: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tiles a camera sees after ``action``: the engine's, or (once the game has ended and
+    the final drive emptied the trucks) the ones before plus the tile just loaded."""
+    if not after.is_over():
+        return after.data["players"][player]["truck"]
+    records = list(before.data["players"][player]["truck"])
+    if action["type"] in ("load", "load-stored"):
+        item = action.get("item", before.data["players"][player]["storage"])
+        records.append({key: action[key] for key in ("row", "col", "rotation", "flip")}
+                       | {"item": item})
+    return [] if action["type"] == "drive" else records
+
+
+def play_seen_by_camera(seed: int) -> int:
+    """Play a seeded random game; the referee, fed the camera's views, must play it too.
+    Returns how many times a tile was in the truck but its tag hidden under another."""
+    rng = random.Random(seed)
+    game = get_game("removal")
+    played = game.new_game(PLAYERS, seed=seed)
+    refereed = game.new_game(PLAYERS, seed=seed)
+    referee = Referee()
+    kinds, hidden = set(), 0
+    while not played.is_over():
+        before = played.clone()
+        player = played.current_player()
+        action = rng.choice(played.legal_actions())
+        kinds.add(action["type"])
+        played.apply(action)
+        observation = seen_by_camera(
+            played, player, truck_after(before, played, player, action),
+            helpers=action["helpers"], storage=played.data["players"][player]["storage"])
+        hidden += len(truck_after(before, played, player, action)) - len(observation["tiles"])
+        untouched = refereed.to_json()
+        read = referee.translate(refereed, observation)
+        assert refereed.to_json() == untouched  # translate never changes the state
+        assert read == [action]
+        refereed.apply(read[0])
+        if not refereed.is_over():
+            assert referee.translate(refereed, observation) == []
+    assert refereed == played
+    assert kinds == {"load", "store", "load-stored", "drive"}
+    return hidden
+
+
+@pytest.mark.parametrize(("seed", "tags_hidden"), [(1, False), (2, False), (8, True)])
+def test_a_seeded_game_seen_by_the_camera_is_the_game_played(seed: int,
+                                                             tags_hidden: bool) -> None:
+    assert (play_seen_by_camera(seed) > 0) == tags_hidden
+
+
+def test_two_tiles_seen_at_once_are_a_load_and_its_extra_action() -> None:
+    rng = random.Random(11)
+    state = get_game("removal").new_game(PLAYERS, seed=11)
+    while True:
+        before, player = state.clone(), state.current_player()
+        first = rng.choice(state.legal_actions())
+        state.apply(first)
+        if first["type"] == "load" and state.data["extra_action"]:
+            second = next(a for a in state.legal_actions()
+                          if a["type"] == "load" and not a["helpers"])
+            state.apply(second)
+            break
+    seen = seen_by_camera(state, player, helpers=first["helpers"])
+    read = Referee().translate(before, seen)
+    assert read == [first, second]
+
+
+def test_a_tag_square_agrees_with_the_readers_footprint() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    for tile, spec in state.specs.items():
+        for rotation in (0, 90, 180, 270):
+            for flip in (False, True):
+                cells = oriented_cells(spec.shape, rotation, flip)
+                row, col = tag_square(spec.shape, 4, 3, rotation, flip)
+                seen = footprint(list(spec.shape), row, col, rotation, flip)
+                assert seen == sorted((4 + r, 3 + c) for r, c in cells), tile
+
+
+def first_load(state: State) -> tuple[dict[str, Any], State]:
+    load = next(a for a in state.legal_actions() if a["type"] == "load")
+    after = state.clone()
+    after.apply(load)
+    return load, after
+
+
+def test_nothing_new_other_kinds_and_lost_mats_give_nothing() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    referee = Referee()
+    assert referee.translate(state, seen_by_camera(state, 0)) == []
+    assert referee.translate(state, seen_by_camera(state, 1)) == []
+    assert referee.translate(state, {"kind": "vehicles", "players": []}) == []
+    assert referee.translate(state, {"kind": "truck", "found": False}) == []
+
+
+def test_an_illegal_placement_is_refused_with_the_engines_reason() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    load, _ = first_load(state)
+    floating = dict(load, row=0, col=3, rotation=0, flip=False)
+    with pytest.raises(IllegalAction) as engine:
+        state.check(floating)
+    assert engine.value.reason == NO_CONTACT
+    with pytest.raises(IllegalAction) as refused:
+        Referee().translate(state, seen_by_camera(state, 0, [dict(floating)]))
+    assert refused.value.reason == NO_CONTACT
+
+
+def test_a_storage_filled_is_a_store_and_the_stored_item_comes_back_with_load_stored() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    item = state.available_items()[0]
+    referee = Referee()
+    stored = referee.translate(state, seen_by_camera(state, 0, storage=item))
+    assert stored == [{"type": "store", "item": item, "helpers": []}]
+    state.apply(stored[0])
+    state.apply(next(a for a in state.legal_actions() if a["type"] == "load"))  # Ben
+    comeback = next(a for a in state.legal_actions() if a["type"] == "load-stored")
+    record = {key: comeback[key] for key in ("row", "col", "rotation", "flip")} | {"item": item}
+    assert referee.translate(state, seen_by_camera(state, 0, [record])) == [comeback]
+    state.apply(comeback)
+    stale = seen_by_camera(state, 0, [record], storage=item)  # the storage still read as full
+    assert referee.translate(state, stale) == []
+
+
+def test_an_emptied_truck_drives() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    _, state = first_load(state)
+    _, state = first_load(state)  # Ben's
+    assert Referee().translate(state, seen_by_camera(state, 0, [])) == [
+        {"type": "drive", "helpers": []}]
+
+
+def test_a_changed_truck_of_the_player_not_to_act_is_refused() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    _, after = first_load(state)
+    with pytest.raises(IllegalAction, match="the truck of Ben changed, but it is Ana's turn"):
+        Referee().translate(state, seen_by_camera(after, 0) | {"player": "Ben"})
+
+
+def test_a_tile_that_moved_or_left_is_refused() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    load, after = first_load(state)
+    _, after = first_load(after)  # Ben's, so Ana acts again
+    moved = dict(after.data["players"][0]["truck"][0])
+    moved["col"] += 1
+    with pytest.raises(IllegalAction, match=f"{load['item']} moved in the truck of Ana"):
+        Referee().translate(after, seen_by_camera(after, 0, [moved]))
+    extra = next(a for a in after.legal_actions() if a["type"] == "load")
+    record = {key: extra[key] for key in ("item", "row", "col", "rotation", "flip")}
+    with pytest.raises(IllegalAction, match=f"{load['item']} is no longer seen in the truck"):
+        Referee().translate(after, seen_by_camera(after, 0, [record]))
+
+
+def test_a_tile_whose_tag_another_tile_covers_may_be_unseen() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    load, state = first_load(state)
+    _, state = first_load(state)  # Ben's, so Ana acts again
+    tag = tag_square(state.specs[load["item"]].shape, load["row"], load["col"],
+                     load["rotation"], load["flip"])
+    over = next(a for a in state.legal_actions() if a["type"] == "load" and 3 in a["helpers"]
+                and tag in {(a["row"] + r, a["col"] + c) for r, c in oriented_cells(
+                    state.specs[a["item"]].shape, a["rotation"], a["flip"])})
+    record = {key: over[key] for key in ("item", "row", "col", "rotation", "flip")}
+    read = Referee().translate(state, seen_by_camera(state, 0, [record], helpers=[3]))
+    assert read == [over]
+
+
+def test_unknown_tiles_and_strangers_are_refused() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    odd = {"kind": "truck", "found": True,
+           "tiles": [{"tile": "Z99", "row": 0, "col": 0, "rotation": 0, "flipped": False}]}
+    with pytest.raises(IllegalAction, match="a tile 'Z99', which this game has not"):
+        Referee().translate(state, odd)
+    with pytest.raises(IllegalAction, match="'Cas', who is not playing here"):
+        Referee().translate(state, {"kind": "truck", "player": "Cas", "tiles": []})
+
+
+def test_the_module_examples_run_and_the_referee_reads_well() -> None:
+    assert doctest.testmod(referee_module).failed == 0
+    assert "removal Referee" in repr(Referee())
+
+
+# -- a game dealt by hand: the deal read from the house ---------------------------------------
+def _dealt_board(state: State, rng: random.Random) -> dict[str, Any]:
+    """A reading of a house dealt by hand with ``rng``: every slot the engine waits for."""
+    catalogue = state.setup["catalogue"]
+    items = [item["id"] for item in catalogue["items"]]
+    boxes = [box["id"] for box in catalogue["boxes"]]
+    rng.shuffle(items)
+    rng.shuffle(boxes)
+    house = [[None if tile is None else tile for tile in line] for line in state.data["house"]]
+    for row, line in enumerate(house):
+        for col, tile in enumerate(line):
+            if tile == "?":
+                house[row][col] = (boxes if state.layout[row][col] == "B" else items).pop()
+    waiting = [items.pop() for _ in state.data["waiting"]]
+    return {"kind": "house", "house": house, "waiting": waiting}
+
+
+def test_a_reading_of_the_house_reveals_the_deal_up_to_the_first_unread_slot() -> None:
+    state = get_game("removal").new_game(PLAYERS, deal="table")
+    board = _dealt_board(state, random.Random(5))
+    covered = [list(line) for line in board["house"]]
+    covered[2][0] = "?"  # a hand over one area
+    read = Referee().translate(state, {**board, "house": covered})
+    assert [(a["row"], a["col"]) for a in read] == [(0, 1), (0, 2), (0, 3), (1, 0), (1, 1),
+                                                     (1, 2), (1, 3), (1, 4)]
+    for action in read:
+        state.apply(action)
+    rest = Referee().translate(state, board)
+    assert rest[-1] == {"type": "reveal", "zone": "waiting", "slot": 2,
+                        "item": board["waiting"][2]}
+    for action in rest:
+        state.apply(action)
+    assert not state.is_chance()
+    assert state.data["house"] == board["house"] and state.data["waiting"] == board["waiting"]
+    assert Referee().translate(state, board) == []  # a stale reading changes nothing
+
+
+def test_a_reading_that_names_a_tile_already_out_is_refused() -> None:
+    state = get_game("removal").new_game(PLAYERS, deal="table")
+    board = _dealt_board(state, random.Random(6))
+    board["house"][1][0] = board["house"][0][1]  # the same item read twice
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="is already on the table"):
+        Referee().translate(state, board)
+    assert state.to_json() == before
+
+
+def test_a_truck_that_changes_before_the_deal_is_read_is_refused() -> None:
+    state = get_game("removal").new_game(PLAYERS, deal="table")
+    assert Referee().translate(state, {"kind": "truck", "found": True, "tiles": []}) == []
+    seen = {"tile": "I48", "row": 5, "col": 3, "rotation": 0, "flipped": False}
+    with pytest.raises(IllegalAction, match="deal is not read yet: reveal the house area "
+                                            "at row 0 col 1"):
+        Referee().translate(state, {"kind": "truck", "found": True, "tiles": [seen]})

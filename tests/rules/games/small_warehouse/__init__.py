@@ -1,0 +1,1 @@
+"""Small Warehouse: engine, grid, scoring, views and referee."""
