@@ -151,10 +151,6 @@ def _pairs(values: list[str], option: str) -> dict[str, str]:
 
 def _drone_plan(arguments: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """Each --drone table: its port and positions, checked before the server starts."""
-    from pathlib import Path
-
-    from station.live.drone import read_positions
-
     ports = _pairs(arguments.drone, "--drone")
     position_files = _pairs(arguments.drone_positions, "--drone-positions")
     for table in position_files:
@@ -162,15 +158,21 @@ def _drone_plan(arguments: argparse.Namespace) -> dict[str, dict[str, Any]]:
             raise InputError(f"--drone-positions: table {table!r} has no --drone")
     if arguments.gpio_buttons and len(ports) != 1:
         raise InputError("--gpio-buttons: give exactly one --drone table for the buttons")
-    plan = {}
-    for table, port in ports.items():
-        try:
-            positions = (read_positions(Path(position_files[table]))
-                         if table in position_files else [])
-        except (OSError, ValueError) as error:
-            raise InputError(f"--drone-positions: {error}") from None
-        plan[table] = {"port": port, "positions": positions}
-    return plan
+    return {table: {"port": port, "positions": _positions(position_files.get(table))}
+            for table, port in ports.items()}
+
+
+def _positions(path: str | None) -> list[dict[str, Any]]:
+    """The drone positions in ``path`` (none without a file; the drone's source is imported
+    only for a file, so a station without one starts sooner)."""
+    if path is None:
+        return []
+    from station.live.drone import read_positions
+
+    try:
+        return read_positions(Path(path))
+    except (OSError, ValueError) as error:
+        raise InputError(f"--drone-positions: {error}") from None
 
 
 def _catalogues(arguments: argparse.Namespace, settings: Any) -> dict[str, Any]:
@@ -188,16 +190,23 @@ def _camera_plan(arguments: argparse.Namespace, data_dir: Path | None = None) ->
     one owned by another station stops the command, naming the owner.
     """
     from station.appliance.ownership import own_cameras
-    from station.live.camera import CameraError, open_frames
 
     sources = _pairs(arguments.camera, "--camera")
     arguments.camera_owners = own_cameras(sources, f"packref serve (data {data_dir})", data_dir)
+    if sources:  # the camera's source (and OpenCV) imported only for a station with cameras
+        _open_each(sources)
+    return sources
+
+
+def _open_each(sources: dict[str, str]) -> None:
+    """Open each camera source once, and close it: a mistake stops the command here."""
+    from station.live.camera import CameraError, open_frames
+
     for table, where in sources.items():
         try:
             open_frames(where).close()
         except CameraError as error:
             raise InputError(f"--camera: table {table!r}: {error}") from None
-    return sources
 
 
 def _advice_settings(arguments: argparse.Namespace) -> Any:

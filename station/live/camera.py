@@ -44,12 +44,21 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from station.games import game_record, game_records
 from station.games.camera import CameraError, CameraLayout, in_order
+from station.games.kit import default_catalogues, mat_requests
 from station.live.clock_bridge import ClockBridge
 from station.live.sources import Timed, hand_on
 from station.live.station import Station, UnknownTable
+from station.tags import assign_tags, tags_for_game
 from vision.config import DEFAULT_CONFIG
+from vision.errors import KitError, SourceError, VisionError
+from vision.kit import plan_mats, table_numbers
+from vision.reader import Reader
+from vision.sources import ReplaySource, open_camera
+from vision.stability import watch
 
 __all__ = ["CameraError", "CameraLayout", "CameraSource", "GameReader", "attach",
            "camera_games", "camera_layout", "ensure_table", "open_frames", "table_layout"]
@@ -67,10 +76,6 @@ def camera_games() -> list[str]:
 # ------------------------------------------------------------------------ the mats
 def _kit_mats(catalogues: dict[str, Any], game: str, table: int, tables: int) -> list[Any]:
     """The kit's mats of ``game`` for table ``table`` of ``tables`` (as ``packref kit`` prints)."""
-    from station.games.kit import mat_requests
-    from vision.errors import KitError
-    from vision.kit import plan_mats, table_numbers
-
     try:
         numbers = table_numbers(table, tables)
         requests = mat_requests(catalogues, len(numbers))
@@ -83,9 +88,6 @@ def camera_layout(game: str, players: list[str], table: int = 0, tables: int = 1
                   catalogue: dict[str, Any] | None = None) -> CameraLayout:
     """The mats, owners and tags of ``game`` played by ``players`` at kit table ``table``
     (``catalogue``: the copy's own, whose pieces keep the tags stuck on them)."""
-    from station.games.kit import default_catalogues
-    from station.tags import assign_tags, tags_for_game
-
     record = game_record(game)
     if record is None or record.camera is None:
         raise CameraError(f"the camera does not read {game!r} "
@@ -125,9 +127,6 @@ def open_frames(where: str | int) -> Any:
 
     Raises :class:`CameraError` with one line when it cannot be opened.
     """
-    from vision.errors import SourceError
-    from vision.sources import ReplaySource, open_camera
-
     text = str(where).strip()
     try:
         if text.isdigit():
@@ -150,8 +149,6 @@ class _RepeatAwareReader:
         self._last: tuple[Any, Any] | None = None
 
     def observe(self, image: Any, remembered: dict[int, Any] | None = None) -> Any:
-        import numpy as np
-
         if self._last is not None and self._last[0].shape == image.shape and np.array_equal(
                 self._last[0], image):
             return self._last[1]
@@ -177,8 +174,6 @@ class CameraSource:
                  stop: threading.Event | None = None,
                  bridge: ClockBridge | None = None, keeper: Any = None,
                  lens: Any = None) -> None:
-        from vision.reader import Reader
-
         if fps is not None and fps <= 0:
             raise CameraError(f"fps must be more than 0, not {fps}")
         if stable_frames < 1:
@@ -209,9 +204,6 @@ class CameraSource:
             yield frame
 
     def __iter__(self) -> Iterator[Timed]:
-        from vision.errors import VisionError
-        from vision.stability import watch
-
         started = self.clock()
         try:
             for stable in watch(self._frames(), self.reader, self.stable_frames):

@@ -58,6 +58,7 @@ from hardware.capture import read_capture
 from hardware.errors import HardwareError, LinkError
 from hardware.events import DroneEvent
 from hardware.faults import SensorFault
+from hardware.gpio import RefereeButtons
 from hardware.link import DroneLink
 from hardware.stream import DroneStream
 from station.live.clock_bridge import ClockBridge
@@ -320,8 +321,6 @@ def attach(station: Station, table_id: str, port: str, *, positions: Iterable[di
     current: list[DroneSource] = []
     buttons = None
     if gpio_buttons:
-        from hardware.gpio import RefereeButtons
-
         buttons = RefereeButtons(clock=lambda: current[-1].clock() if current else 0.0)
 
     def make_source() -> DroneSource:

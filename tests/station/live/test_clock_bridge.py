@@ -124,7 +124,7 @@ def test_a_live_cameras_positions_arrive_on_the_drone_clock(
         for index, mats in enumerate(found):
             yield {"frame": index, "mats": mats}
 
-    monkeypatch.setattr("vision.stability.watch", watch)
+    monkeypatch.setattr("station.live.camera.watch", watch)
     layout = camera_layout("pick-n-packers", ["Ana", "Ben", "Cas"])
     seen = [(0.5, 0), (5.0, 1), (9.2, 2)]  # board seconds
     bridge.forward_positions(None)  # this drone source is done: the camera hands on itself
@@ -154,7 +154,7 @@ def camera_source(layout: Any, seen: list[tuple[float, int]],
 
 def test_without_a_drone_frame_the_camera_keeps_its_own_clock(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("vision.stability.watch", lambda found, reader, stable: (
+    monkeypatch.setattr("station.live.camera.watch", lambda found, reader, stable: (
         {"frame": index, "mats": mats} for index, mats in enumerate(found)))
     layout = camera_layout("pick-n-packers", ["Ana", "Ben", "Cas"])
     camera = camera_source(layout, [(2.5, 3)], ClockBridge())  # no drone frame came
@@ -165,7 +165,7 @@ def test_without_a_drone_frame_the_camera_keeps_its_own_clock(
 
 def test_a_live_cameras_positions_reach_the_table_in_time_order_with_the_drones_events(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("vision.stability.watch", lambda found, reader, stable: (
+    monkeypatch.setattr("station.live.camera.watch", lambda found, reader, stable: (
         {"frame": index, "mats": mats} for index, mats in enumerate(found)))
     bridge = ClockBridge()
     link = ArrivingLink(SIM_3)
