@@ -21,7 +21,8 @@ import time
 from reference import reference_line, reference_seconds
 
 from rules import get_game
-from rules.playout import random_game, random_step
+from rules.playout import random_step
+from rules.simulation import random_game
 
 GAME = "pick-n-packers"
 

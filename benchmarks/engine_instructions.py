@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/engine_instructions.py [--against OLD_CHECKOUT]
 
-Each game's seeded random games (``rules.playout.random_game``, seeds 0, 1, ...) run
+Each game's seeded random games (``rules.simulation.random_game``, seeds 0, 1, ...) run
 under valgrind's callgrind, which counts the instructions executed: the same count
 for the same code and inputs whatever else the machine is doing, unlike a timing on
 a shared machine. A run with no game is subtracted (interpreter start and imports,
@@ -28,7 +28,8 @@ WORKLOADS = (("small-warehouse", 2, 20), ("moving-day", 2, 10), ("removal", 3, 4
 # The game is looked up before the loop so that the no-game run also imports (and, under
 # PYTHONDONTWRITEBYTECODE, compiles) every game module: the registry does that lazily, on
 # the first lookup, and its cost is not play.
-PLAY = ("import sys\nfrom rules.playout import random_game\nfrom rules.registry import get_game\n"
+PLAY = ("import sys\nfrom rules.simulation import random_game\n"
+        "from rules.registry import get_game\n"
         "game, players, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])\n"
         "get_game(game)\n"
         "for seed in range(games):\n"

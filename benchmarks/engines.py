@@ -3,7 +3,7 @@
 Run: .venv/bin/python benchmarks/engines.py [--seconds 3] [--repeats 3]
 
 For each registered game, plays seeded random games through
-``rules.playout.random_game`` (setup and moves drawn from the seed; every move
+``rules.simulation.random_game`` (setup and moves drawn from the seed; every move
 is a uniformly random entry of ``legal_actions()`` applied with ``apply``) and
 prints games per second, actions per game, the median time to score one
 final layout, and games per reference workload (``benchmarks/reference.py``,
@@ -28,7 +28,7 @@ import time
 from reference import reference_line, reference_seconds
 
 from rules import game_names, get_game
-from rules.playout import random_game
+from rules.simulation import random_game
 
 AIMS = {  # games per CPU-second
     "small-warehouse": "aim >= 500",

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
 
 from rules.engine import Action, State
-from rules.registry import get_game
 
 MAX_ACTIONS = 100_000  # far beyond any real game; a loop guard, not a rule
 
@@ -47,14 +44,3 @@ def play_randomly(state: State, rng: random.Random) -> State:
             return state
         state.apply(random_step(state, rng))
     raise RuntimeError(f"{state.game.name} did not end within {MAX_ACTIONS} actions")
-
-
-def random_game(
-    game_name: str,
-    players: Sequence[str],
-    seed: int,
-    options: dict[str, Any] | None = None,
-) -> State:
-    """A whole random game of ``game_name``: setup and moves both drawn from ``seed``."""
-    state = get_game(game_name).new_game(players, seed=seed, options=options)
-    return play_randomly(state, random.Random(seed))

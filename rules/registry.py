@@ -1,8 +1,9 @@
 """One registry of games, by name.
 
-Every package (or module) in :mod:`rules.games` registers its game when imported;
-the registry imports them all the first time it is asked, so adding a game is
-adding one package.
+Every package (or module) in :mod:`rules.games` names its game ``GAME``; the registry
+imports them all the first time it is asked and registers each, so adding a game is
+adding one package. The games never import the registry (no cycle): a game made
+elsewhere, e.g. in a test, is added with :func:`register`.
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ def _discover() -> None:
     if _discovered:
         return
     for module in pkgutil.iter_modules(rules.games.__path__):
-        importlib.import_module(f"rules.games.{module.name}")
+        game = getattr(importlib.import_module(f"rules.games.{module.name}"), "GAME", None)
+        if isinstance(game, Game) and game.name not in _GAMES:
+            register(game)
     _discovered = True
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from rules.advice.heuristics import evaluator_for, tuning_for
+from rules.advice.tuning import evaluator_for, tuning_for
 from rules.engine import Action, PositionEvaluator, State
 
 

@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.advice.knowledge import fresh_copy
-from rules.engine import Action, AdviceTuning, PositionEvaluator, State
-from rules.errors import UnknownGame
-from rules.registry import get_game
+from rules.engine import Action, State
 
 
 class Evaluator:
@@ -28,16 +26,3 @@ class Evaluator:
             after.apply(dict(action))
             values.append(self.value(after, player))
         return values
-
-
-def tuning_for(game_name: str) -> AdviceTuning:
-    """The advice tuning of a game (the defaults for a name the registry does not know)."""
-    try:
-        return get_game(game_name).advice_tuning
-    except UnknownGame:
-        return AdviceTuning()
-
-
-def evaluator_for(game_name: str) -> PositionEvaluator:
-    """The evaluator of a game (the plain scores unless it has its own)."""
-    return tuning_for(game_name).evaluator or Evaluator()

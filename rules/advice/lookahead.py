@@ -28,7 +28,6 @@ from typing import Any
 
 from rules.advice.config import MAX_STEPS, ROOT_CANDIDATES, TOP_ACTIONS
 from rules.advice.greedy import GreedyPolicy, best_actions, rollout_policy
-from rules.advice.heuristics import evaluator_for, tuning_for
 from rules.advice.knowledge import (
     deal_face_down,
     fresh_copy,
@@ -36,6 +35,7 @@ from rules.advice.knowledge import (
     information_set,
     reveal_pending,
 )
+from rules.advice.tuning import evaluator_for, tuning_for
 from rules.engine import Action, State
 from rules.errors import IllegalAction
 

@@ -18,8 +18,8 @@ from typing import Protocol
 
 from rules.advice.config import MAX_STEPS
 from rules.advice.greedy import GreedyPolicy
-from rules.advice.heuristics import evaluator_for
 from rules.advice.lookahead import AdvisorPolicy
+from rules.advice.tuning import evaluator_for
 from rules.engine import Action, State
 from rules.playout import random_reveal
 

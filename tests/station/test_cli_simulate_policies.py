@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules.playout import random_game
+from rules.simulation import random_game
 
 
 def test_all_random_seats_are_the_random_games(cli) -> None:

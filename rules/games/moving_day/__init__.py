@@ -6,11 +6,11 @@ its scoring (:mod:`~rules.games.moving_day.scoring`), where boxes may go
 (:mod:`~rules.games.moving_day.views`) and the camera referee
 (:mod:`~rules.games.moving_day.referee`).
 
-Importing the package registers the game; the referee, which only the station needs,
-is imported on its own (``rules.games.moving_day.referee``).
+The package's ``GAME`` is what :mod:`rules.registry` registers; the referee, which only
+the station needs, is imported on its own (``rules.games.moving_day.referee``).
 """
 
-from rules.games.moving_day.engine import GAME_NAME, UNSEEN, MovingDay, MovingDayState
+from rules.games.moving_day.engine import GAME, GAME_NAME, UNSEEN, MovingDay, MovingDayState
 from rules.games.moving_day.placement import NO_SPACE, SPACE, Fleet, fleet_for
 from rules.games.moving_day.scoring import (
     DamagedBox,
@@ -25,6 +25,7 @@ from rules.games.moving_day.scoring import (
 from rules.games.moving_day.views import BoxFacts, VehicleView
 
 __all__ = [
+    "GAME",
     "GAME_NAME",
     "NO_SPACE",
     "SPACE",

@@ -105,7 +105,6 @@ from rules.games.moving_day.scoring import (
     score_load,
 )
 from rules.games.moving_day.views import BoxFacts, VehicleView
-from rules.registry import register
 
 GAME_NAME = "moving-day"
 BOXES_PER_GROUP = 2
@@ -759,4 +758,5 @@ def _listed(components: Iterable[str | None]) -> str:
     return ", ".join("one not yet seen" if item == UNSEEN else str(item) for item in components)
 
 
-register(MovingDay())
+#: The game itself, as :mod:`rules.registry` finds it.
+GAME = MovingDay()

@@ -6,12 +6,13 @@ The engine (:mod:`~rules.games.pick_n_packers.engine`), its scoring
 down (:mod:`~rules.games.pick_n_packers.advice`) and the drone referee
 (:mod:`~rules.games.pick_n_packers.referee`).
 
-Importing the package registers the game; the referee, which only the station needs,
-is imported on its own (``rules.games.pick_n_packers.referee``).
+The package's ``GAME`` is what :mod:`rules.registry` registers; the referee, which only
+the station needs, is imported on its own (``rules.games.pick_n_packers.referee``).
 """
 
 from rules.games.pick_n_packers.engine import (
     FULL_CIRCUIT,
+    GAME,
     GAME_NAME,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -33,6 +34,7 @@ from rules.games.pick_n_packers.views import PlayedRound
 
 __all__ = [
     "FULL_CIRCUIT",
+    "GAME",
     "GAME_NAME",
     "MAX_PLAYERS",
     "MIN_PLAYERS",

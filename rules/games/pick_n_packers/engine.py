@@ -87,7 +87,6 @@ from rules.games.pick_n_packers.scoring import (
     round_points,
 )
 from rules.games.pick_n_packers.views import PlayedRound
-from rules.registry import register
 
 GAME_NAME = "pick-n-packers"
 SHOP_NUMBERS = tuple(range(9))  # 0 is the "0/9" card
@@ -582,4 +581,5 @@ def _check_options(options: Mapping[str, Any], player_count: int) -> None:
         raise ValueError("option load_before_lift must be true or false")
 
 
-register(PickNPackersGame())
+#: The game itself, as :mod:`rules.registry` finds it.
+GAME = PickNPackersGame()

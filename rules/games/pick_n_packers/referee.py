@@ -119,7 +119,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import IllegalAction, State
+from rules.engine import State
+from rules.errors import IllegalAction
 
 GAME = "pick-n-packers"
 SHOP_CARDS = 9  # "0/9" and 1..8

@@ -8,17 +8,18 @@ The engine (:mod:`~rules.games.removal.engine`), its truck and loading rules
 (:mod:`~rules.games.removal.advice`) and the camera referee
 (:mod:`~rules.games.removal.referee`).
 
-Importing the package registers the game; the referee, which only the station needs,
-is imported on its own (``rules.games.removal.referee``).
+The package's ``GAME`` is what :mod:`rules.registry` registers; the referee, which only
+the station needs, is imported on its own (``rules.games.removal.referee``).
 """
 
 from rules.games.removal.advice import RemovalEvaluator, TruckPlacement, rank_truck_placements
-from rules.games.removal.engine import NAME, RemovalGame, RemovalState, tile_spec
+from rules.games.removal.engine import GAME, NAME, RemovalGame, RemovalState, tile_spec
 from rules.games.removal.scoring import FinalHand, Transported, final_parts
 from rules.games.removal.truck import ROTATIONS, TileSpec, Truck
 from rules.games.removal.views import RemovalPlayer, TileFacts, TruckTile
 
 __all__ = [
+    "GAME",
     "NAME",
     "ROTATIONS",
     "FinalHand",

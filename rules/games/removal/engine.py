@@ -67,7 +67,6 @@ from rules.games.removal.truck import (
     oriented_cells,
 )
 from rules.games.removal.views import RemovalPlayer, TileFacts, TruckTile
-from rules.registry import register
 
 NAME = "removal"
 ACTION_TYPES = ("load", "store", "load-stored", "drive")
@@ -480,4 +479,5 @@ class RemovalState(DealtHouse, State):
         return winners(self.players, totals, antiques)
 
 
-register(RemovalGame())
+#: The game itself, as :mod:`rules.registry` finds it.
+GAME = RemovalGame()

@@ -6,8 +6,8 @@ The engine (:mod:`~rules.games.small_warehouse.engine`), the grid and its turned
 (:mod:`~rules.games.small_warehouse.advice`) and the camera referee
 (:mod:`~rules.games.small_warehouse.referee`).
 
-Importing the package registers the game; the referee, which only the station needs,
-is imported on its own (``rules.games.small_warehouse.referee``).
+The package's ``GAME`` is what :mod:`rules.registry` registers; the referee, which only
+the station needs, is imported on its own (``rules.games.small_warehouse.referee``).
 """
 
 from rules.games.small_warehouse.advice import (
@@ -18,6 +18,7 @@ from rules.games.small_warehouse.advice import (
 )
 from rules.games.small_warehouse.engine import (
     EITHER,
+    GAME,
     GAME_NAME,
     SmallWarehouseGame,
     SmallWarehouseState,
@@ -41,6 +42,7 @@ from rules.games.small_warehouse.scoring import (
 __all__ = [
     "EITHER",
     "EMPTY_BOX",
+    "GAME",
     "GAME_NAME",
     "MERCHANDISE",
     "MIN_SCORING_BLOCK",

@@ -99,7 +99,6 @@ from rules.games.small_warehouse.grid import (
     rotate_clockwise,
 )
 from rules.games.small_warehouse.scoring import WarehouseScore, score_warehouse, warehouse_winners
-from rules.registry import register
 
 GAME_NAME = "small-warehouse"
 SOURCES = ("supply", "hand")
@@ -682,4 +681,5 @@ class _ReachablePositions:
         return self.found[key]
 
 
-register(SmallWarehouseGame())
+#: The game itself, as :mod:`rules.registry` finds it.
+GAME = SmallWarehouseGame()
