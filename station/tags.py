@@ -33,10 +33,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from station.errors import InputError
+from station.games import GameRecord, game_records
+from station.kit import default_catalogues
 
 FIRST_TAG_ID = 50
 LAST_TAG_ID = 249
-DRONE = "drone"
 
 
 def tagged_pieces() -> list[tuple[str, str]]:
@@ -49,9 +50,7 @@ def tagged_pieces() -> list[tuple[str, str]]:
     return [(record.name, key) for record in _tagged_records() for key in record.tagged]
 
 
-def _tagged_records() -> list[Any]:
-    from station.games import game_records
-
+def _tagged_records() -> list[GameRecord]:
     return sorted((record for record in game_records() if record.tagged or record.loose_tags),
                   key=lambda record: record.tag_order)
 
@@ -108,7 +107,7 @@ def assign_tags(catalogues: Mapping[str, Mapping[str, Any]]) -> dict[int, dict[s
     free = [tag for tag in range(FIRST_TAG_ID, LAST_TAG_ID + 1) if tag not in fixed]
     if len(every) > len(free):
         raise InputError(f"catalogues: {len(every) + len(fixed)} tagged pieces, but only "
-                         f"{LAST_TAG_ID - FIRST_TAG_ID + 1} tag ids (50-249)")
+                         f"{LAST_TAG_ID - FIRST_TAG_ID + 1} tag ids ({FIRST_TAG_ID}-{LAST_TAG_ID})")
     return dict(sorted({**fixed, **dict(zip(free, every, strict=False))}.items()))
 
 
@@ -123,8 +122,6 @@ def _fix(fixed: dict[int, dict[str, str]], tag: int, piece: dict[str, str], wher
 
 def default_tags() -> dict[int, dict[str, str]]:
     """The tags of the default catalogues shipped in ``rules/catalogues``."""
-    from station.games.kit import default_catalogues
-
     return assign_tags(default_catalogues())
 
 

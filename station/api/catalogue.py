@@ -24,9 +24,7 @@ from fastapi.templating import Jinja2Templates
 
 from station.api.deps import ServicesDep, StationDep, TokenDep
 from station.api.responses import CatalogueWalk, documented
-from station.catalogue.files import CopyFolder
-from station.catalogue.form import answer
-from station.catalogue.walk import walk_view
+from station.copies import CopyFolder, answer, walk_view
 from station.errors import InputError
 from station.jsonin import Node
 
@@ -62,7 +60,7 @@ def read_catalogue(game: GameName, services: ServicesDep) -> dict[str, Any]:
 def store_catalogue(game: GameName, services: ServicesDep, _author: TokenDep,
                     document: JsonBody) -> dict[str, Any]:
     """Store a learnt file as the station's copy of ``game``."""
-    from station.catalogue.copy import learnt_key
+    from station.copies import learnt_key
 
     folder = _folder(services)
     folder.path(game)

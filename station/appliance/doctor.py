@@ -266,7 +266,7 @@ class Doctor:
 
 def kit_mats() -> list[Any]:
     """Every mat the printed kit has for table 0 of 1 (as ``packref kit`` prints them)."""
-    from station.games.kit import default_catalogues, mat_requests
+    from station.kit import default_catalogues, mat_requests
     from vision.kit import plan_mats, table_numbers
 
     numbers = table_numbers(0, 1)

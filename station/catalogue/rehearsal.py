@@ -279,11 +279,11 @@ def teach(session: Rehearsal, pieces: Iterable[Laid], game: str, folder: Path | 
           stable: int = STABLE_FRAMES) -> Lesson:
     """Read a teacher laying ``pieces`` as ``packref catalogue learn`` would (the frames also
     written to ``folder``, a replay, if given)."""
-    from station.catalogue.learn import Learner
+    from station.copies import learner as copy_learner
     from vision.reader import Reader
     from vision.stability import watch
 
-    learner = Learner(game, session.spec.id)
+    learner = copy_learner(game, session.spec.id)
     teacher = Teacher(session, learner, stable)
     counted = _Counted(recorded(teacher.frames(pieces), folder))
     notes = [note for reading in watch(counted, Reader([session.spec]), stable,

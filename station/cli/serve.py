@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from station.cli._output import emit
 from station.errors import InputError
+from station.output import emit
 
 ORDER = 60
 
@@ -172,7 +172,7 @@ def _drone_plan(arguments: argparse.Namespace) -> dict[str, dict[str, Any]]:
 
 def _catalogues(arguments: argparse.Namespace, settings: Any) -> dict[str, Any]:
     """The copies' catalogues of ``--catalogue GAME=FILE`` and of DATA/catalogues, checked."""
-    from station.catalogue.copy import station_catalogues
+    from station.copies import station_catalogues
 
     return station_catalogues(settings.data_dir / "catalogues",
                               _pairs(arguments.catalogue, "--catalogue"))

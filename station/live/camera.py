@@ -66,7 +66,7 @@ def camera_games() -> list[str]:
 # ------------------------------------------------------------------------ the mats
 def _kit_mats(catalogues: dict[str, Any], game: str, table: int, tables: int) -> list[Any]:
     """The kit's mats of ``game`` for table ``table`` of ``tables`` (as ``packref kit`` prints)."""
-    from station.games.kit import mat_requests
+    from station.kit import mat_requests
     from vision.errors import KitError
     from vision.kit import plan_mats, table_numbers
 
@@ -82,7 +82,7 @@ def camera_layout(game: str, players: list[str], table: int = 0, tables: int = 1
                   catalogue: dict[str, Any] | None = None) -> CameraLayout:
     """The mats, owners and tags of ``game`` played by ``players`` at kit table ``table``
     (``catalogue``: the copy's own, whose pieces keep the tags stuck on them)."""
-    from station.games.kit import default_catalogues
+    from station.kit import default_catalogues
     from station.tags import assign_tags, tags_for_game
 
     record = game_record(game)

@@ -19,7 +19,7 @@ from station.api import build_services, create_app
 from station.api.deps import Services
 from station.api.pages import matching
 from station.config import Settings
-from station.games.words import describe_action
+from station.games import describe_action
 from tests.conftest import REPO
 from tests.station.browser import SIZES, browser_page, expect
 from tests.station.conftest import TOKEN
