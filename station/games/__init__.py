@@ -139,4 +139,10 @@ def describe_action(state: State, action: Action, face_up: bool = False) -> str:
 
 def describe_event(state: State | None, kind: str, payload: dict[str, Any]) -> str | None:
     """A stored event in a sentence, or None (:func:`station.games.words.event_words`)."""
-    return event_words(state, kind, payload, game_record)
+    return event_words(state, kind, payload, game_record, camera_kinds())
+
+
+def camera_kinds() -> set[str]:
+    """The observations the games' camera readers report as seen by the camera."""
+    return {kind for record in game_records() if record.camera is not None
+            for kind in record.camera.seen}

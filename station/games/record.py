@@ -131,7 +131,9 @@ class CameraWiring:
     ``extend(layout, catalogue)``: what else the reader needs from the catalogue
     (shapes, card numbers), written into the layout;
     ``lay(layout, state, contents, tags)``: the inverse of the reader for the demo's
-    renderer — what lies on each mat in ``state`` (None: the demo films no game of it).
+    renderer — what lies on each mat in ``state`` (None: the demo films no game of it);
+    ``seen``: the kinds of observation of its reader that the table's events call "Seen by
+    the camera" (any other is "Reported: KIND").
     """
 
     roles: Callable[[list[str], list[KitMat]], tuple[dict[str, Any], list[MatSpec]]]
@@ -139,6 +141,7 @@ class CameraWiring:
     extend: Callable[[CameraLayout, Mapping[str, Any]], None] | None = None
     lay: Callable[[CameraLayout, State, dict[int, MatContent], dict[tuple[str, str], int]],
                   None] | None = None
+    seen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

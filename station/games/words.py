@@ -16,7 +16,7 @@ are read out plainly. The records are looked up by :mod:`station.games`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from rules import Action, State
@@ -62,13 +62,15 @@ def action_words(state: State, action: Action, record: GameRecord | None,
     return f"{actor(state)}: {plain(shown)}"
 
 
-SEEN_BY = {"declared": "Declared by hand", "warehouses": "Seen by the camera",
-           "vehicles": "Seen by the camera", "truck": "Seen by the camera",
-           "button": "A button pressed", "reveal": "Entered by a person"}
+SAID_BY = {"declared": "Declared by hand", "button": "A button pressed",
+           "reveal": "Entered by a person"}
+SEEN = "Seen by the camera"
 
 
-def describe_observation(observation: dict[str, Any]) -> str:
-    """What a sensor or a person reported, before the engine took it (its action follows).
+def describe_observation(observation: dict[str, Any], camera_kinds: Collection[str] = ()) -> str:
+    """What a sensor or a person reported, before the engine took it (its action follows);
+    ``camera_kinds``: the observations the games' camera readers report as seen
+    (:class:`station.games.CameraWiring`'s ``seen``).
 
     >>> describe_observation({"kind": "drone-event", "event": "fault", "sensor": "load-cell"})
     'The drone reported: fault (load cell)'
@@ -87,16 +89,19 @@ def describe_observation(observation: dict[str, Any]) -> str:
         sensor = observation.get("sensor")
         return (f"The drone reported: {what.replace('-', ' ')}"
                 + (f" ({str(sensor).replace('-', ' ')})" if sensor else ""))
-    return SEEN_BY.get(kind, f"Reported: {kind}" if kind else "Reported")
+    if kind in camera_kinds:
+        return SEEN
+    return SAID_BY.get(kind, f"Reported: {kind}" if kind else "Reported")
 
 
 def event_words(state: State | None, kind: str, payload: dict[str, Any],
-                record_of: RecordOf) -> str | None:
+                record_of: RecordOf, camera_kinds: Collection[str] = ()) -> str | None:
     """A stored event (``kind``, ``payload``) in a sentence, or None when it has no words
-    (``record_of``: the record of a game by its name)."""
+    (``record_of``: the record of a game by its name; ``camera_kinds``: as
+    :func:`describe_observation` takes them)."""
     action = payload.get("action")
     if kind == "observation" and isinstance(payload.get("observation"), dict):
-        return describe_observation(payload["observation"])
+        return describe_observation(payload["observation"], camera_kinds)
     if kind == "game":
         record = record_of(str(payload.get("game")))
         title = record.title if record is not None else payload.get("game")

@@ -20,6 +20,6 @@ RECORD = GameRecord(
     name=NAME, title="Moving Day", order=20, referee=Referee, scorer=score_document,
     describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
-    camera=CameraWiring(roles=roles, reader=VehicleReader, lay=lay),
+    camera=CameraWiring(roles=roles, reader=VehicleReader, lay=lay, seen=("vehicles",)),
     mats=mats, sticker_size="cell", tagged=("boxes",), tag_order=20,
     catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS)

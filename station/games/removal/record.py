@@ -21,7 +21,8 @@ RECORD = GameRecord(
     name=NAME, title="Removal", order=30, referee=Referee, scorer=score_document,
     describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
-    camera=CameraWiring(roles=roles, reader=TruckReader, extend=extend, lay=lay),
+    camera=CameraWiring(roles=roles, reader=TruckReader, extend=extend, lay=lay,
+                        seen=("truck",)),
     mats=mats, sticker_size="truck", tagged=("items", "boxes"), tag_order=10, tag_backs=True,
     catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS, ranked_placements=removal_document,
     command=GameCommand(order=ORDER, add=add_commands))

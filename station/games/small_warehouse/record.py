@@ -20,6 +20,7 @@ RECORD = GameRecord(
     name=NAME, title="Small Warehouse", order=10, referee=Referee, scorer=score_document,
     describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
-    camera=CameraWiring(roles=roles, reader=WarehouseReader, lay=lay),
+    camera=CameraWiring(roles=roles, reader=WarehouseReader, lay=lay,
+                        seen=("warehouses",)),
     mats=mats, catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS,
     ranked_placements=small_warehouse_document)
