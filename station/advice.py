@@ -1,5 +1,6 @@
 """Advice on a game in progress within a time budget: the entry point of ``packref advise
---state`` and of a worker process beside the live loop.
+--state`` and of a worker process beside the live loop, and the reader of its ``--state``
+document (a game as ``State.to_json()`` writes it; docs/formats.md §8).
 
 ``advise_state`` takes the JSON document the station stores for a game (``State.to_json()``)
 and returns a JSON answer; it imports nothing of the live loop, the web pages or the CLI,
@@ -22,9 +23,10 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from rules import RulesError, State, UnknownGame, get_game
 from rules.advice.lookahead import Advisor
+from rules.engine import json_copy
 from station.errors import InputError
-from station.inputs.advice import read_state_document
 from station.jsonin import Node
 
 MAX_SECONDS = 600.0
@@ -70,3 +72,62 @@ def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 
     answer = {"game": name, **advice.to_json(state.players)}
     answer["seconds"] = round(time.perf_counter() - started, 3)
     return answer
+
+
+# -- --state: a game in progress ---------------------------------------------------------
+def read_state_document(document: Node, game_name: str, restore: bool = False) -> State:
+    """The game a ``State.to_json()`` document describes, rebuilt from its setup and log (each
+    action checked by the rules) and compared with its ``state`` when it has one.
+
+    ``restore``: the document's ``state`` is the position, taken as it is after its log (for
+    a position no log leads to: what the table sees of a game, made by the station,
+    :func:`rules.advice.knowledge.public_document`).
+    """
+    named = document["game"].string()
+    if named != game_name:
+        raise document["game"].fail(f"is {named!r}, not {game_name!r}")
+    try:
+        game = get_game(game_name)
+    except UnknownGame as error:
+        raise document["game"].fail(str(error)) from None
+    players = [node.string(non_empty=True) for node in document["players"].items(min_length=1)]
+    options_node = document.get("options", {})
+    try:
+        options = game.options_with_defaults(options_node.obj())
+    except ValueError as error:
+        raise options_node.fail(str(error)) from None
+    setup = document["setup"].obj()
+    try:
+        state = game.state_class(game, players, options, setup)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        raise document["setup"].fail(f"is not a {game_name} setup for these players "
+                                     f"({type(error).__name__}: {error})") from None
+    for node in document["log"].items():
+        node["type"].string()
+        try:
+            state.apply(json_copy(node.value))
+        except RulesError as refused:
+            raise node.fail(str(refused) or type(refused).__name__) from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise node.fail(f"is not a {game_name} action ({type(error).__name__}: "
+                            f"{error})") from None
+    if restore:
+        return _restored(document, state)
+    if document.has("state") and document["state"].obj() != state.data:
+        raise document["state"].fail("is not the position its setup and log lead to")
+    return state
+
+
+def _restored(document: Node, replayed: State) -> State:
+    """``replayed``'s game at the document's own position (``$.state``)."""
+    game = replayed.game
+    try:
+        state = game.state_class(game, replayed.players, replayed.options, replayed.setup,
+                                 restore=document["state"].obj())
+        state.log = replayed.log
+        state.is_over()
+        state.current_player()
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        raise document["state"].fail(f"is not a {game.name} position ({type(error).__name__}: "
+                                     f"{error})") from None
+    return state

@@ -33,9 +33,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from station.errors import InputError
+from station.games import GameRecord, game_records
+from station.kit import default_catalogues
 from vision.config import FIRST_TAG_ID, LAST_TAG_ID
-
-DRONE = "drone"
 
 
 def tagged_pieces() -> list[tuple[str, str]]:
@@ -48,9 +48,7 @@ def tagged_pieces() -> list[tuple[str, str]]:
     return [(record.name, key) for record in _tagged_records() for key in record.tagged]
 
 
-def _tagged_records() -> list[Any]:
-    from station.games import game_records
-
+def _tagged_records() -> list[GameRecord]:
     return sorted((record for record in game_records() if record.tagged or record.loose_tags),
                   key=lambda record: record.tag_order)
 
@@ -122,8 +120,6 @@ def _fix(fixed: dict[int, dict[str, str]], tag: int, piece: dict[str, str], wher
 
 def default_tags() -> dict[int, dict[str, str]]:
     """The tags of the default catalogues shipped in ``rules/catalogues``."""
-    from station.games.kit import default_catalogues
-
     return assign_tags(default_catalogues())
 
 

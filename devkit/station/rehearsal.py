@@ -40,8 +40,8 @@ import cv2
 import numpy as np
 
 from devkit.vision.realistic import realistic_photo
-from station.catalogue.learn import Learner
 from station.catalogue.pieces import turned_clockwise
+from station.copies import learner as copy_learner
 from vision.config import DEFAULT_CONFIG
 from vision.games.removal import footprint
 from vision.layout import MatSpec
@@ -274,7 +274,7 @@ def teach(session: Rehearsal, pieces: Iterable[Laid], game: str, folder: Path | 
           stable: int = DEFAULT_CONFIG.stable_frames) -> Lesson:
     """Read a teacher laying ``pieces`` as ``packref catalogue learn`` would (the frames also
     written to ``folder``, a replay, if given)."""
-    learner = Learner(game, session.spec.id)
+    learner = copy_learner(game, session.spec.id)
     teacher = Teacher(session, learner, stable)
     counted = _Counted(recorded(teacher.frames(pieces), folder))
     notes = [note for reading in watch(counted, Reader([session.spec]), stable,

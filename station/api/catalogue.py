@@ -24,10 +24,7 @@ from fastapi.templating import Jinja2Templates
 
 from station.api.deps import ServicesDep, StationDep, TokenDep
 from station.api.responses import CatalogueWalk, documented
-from station.catalogue.copy import learnt_key
-from station.catalogue.files import CopyFolder
-from station.catalogue.form import answer
-from station.catalogue.walk import walk_view
+from station.copies import CopyFolder, answer, learnt_key, walk_view
 from station.errors import InputError
 from station.jsonin import Node
 

@@ -15,8 +15,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from station.api.deps import OrganiserReadDep, ServicesDep, SessionDep, StationDep
-from station.games import game_records
-from station.games.words import describe_action
+from station.games import describe_action, game_records
 from station.live.advisor import public_message
 from station.live.table import public_legal_actions
 from station.tournament import service

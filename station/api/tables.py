@@ -31,8 +31,8 @@ from station.api.responses import (
     TableLine,
     documented,
 )
-from station.catalogue.copy import checked_copy
-from station.games.views import labelled_outcomes
+from station.copies import checked_copy
+from station.games import labelled_outcomes
 from station.jsonin import Node
 from station.live.advisor import public_message
 from station.live.table import TableRefusal, chance_summary, public_legal_actions

@@ -36,7 +36,7 @@ from typing import Any
 import cv2
 
 from station.appliance.config import ARCHIVE, ArchiveLimits
-from station.demo.demo import demo_table_id
+from station.live.sources import demo_table_id
 from station.live.table import LiveTable
 
 LOG = logging.getLogger("packref.archive")

@@ -34,7 +34,7 @@ from hardware.link import DroneLink
 from station.appliance.config import ARCHIVE, DOCTOR, DoctorLimits
 from station.config import DATABASE_FILE
 from station.errors import InputError
-from station.games.kit import default_catalogues, mat_requests
+from station.kit import default_catalogues, mat_requests
 from station.live.camera import CameraError, open_frames
 from station.store import open_database
 from station.store.models import Base, EventRow, TableRow

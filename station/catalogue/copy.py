@@ -8,17 +8,21 @@ holds what a physical copy has (docs/formats.md §11)::
 :func:`read_copy` turns it into the catalogue the engine takes: every value
 checked at its JSON path with the scoring commands' one-line errors (``$.boxes[2]
 .weight: must be 1..7``), pieces named by their tag when they have no ``id``
-(``T57``), a Removal item with a box ``value`` counted as a box, and what the
-camera does not teach (trucks, house, vehicles, helper cards...) taken from the
-default catalogue unless the file gives it. Each game's reading is its record's
-(:mod:`station.games`); the shared parts (tags, ids, lists) are here.
-:func:`check_playable` then sets the game up through its engine and plays it
-once at random: a catalogue the engine cannot play is refused with the reason.
+(``T57``), and what the camera does not teach (trucks, house, vehicles, helper
+cards...) taken from the default catalogue unless the file gives it. Each game's
+reading is its record's (:class:`~station.catalogue.wiring.CatalogueWiring`, given by
+the caller: this package never looks a game up by name); the shared parts (tags, ids,
+lists) are here. :func:`check_playable` then sets the game up through its engine and
+plays it once at random: a catalogue the engine cannot play is refused with the reason.
 
-Example::
+Example (a deck of one card, read as a game's wiring would read it)::
 
-    >>> from station.jsonin import Node
-    >>> copy = read_copy("small-warehouse", Node({"cards": [{"id": "c01", "squares": ["AB"]}]}))
+    >>> from station.catalogue.wiring import CatalogueWiring, Lesson
+    >>> def cards(document, defaults):
+    ...     return {"cards": pieces_of(document, "cards", lambda node: node.value)}
+    >>> deck = CatalogueWiring(Lesson("small-warehouse", "colour", "card", "cards", dict),
+    ...                        read=cards, counted=("cards",))
+    >>> copy = read_copy(deck, Node({"cards": [{"id": "c01", "squares": ["AB"]}]}))
     >>> copy["cards"]
     [{'id': 'c01', 'squares': ['AB']}]
     >>> check_playable("small-warehouse", copy)
@@ -33,56 +37,25 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from rules import get_game
+from rules.catalogue import default_catalogue
+from rules.playout import play_randomly
+from station.catalogue.wiring import CatalogueWiring
 from station.errors import InputError
 from station.jsonin import Node, load_json_file
 from vision.config import FIRST_TAG_ID, LAST_TAG_ID
 
 # The limits a copy's values are checked against; each one's source is in docs/kit.md
 # ("What each value may be").
-MERCHANDISE = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MAX_BOX_VALUE = 2  # Removal's rulebook: a box has "0 to +2 points on its back"
-# Removal's rulebook: a delicate item undamaged scores "the indicated plus points (or 0)",
-# damaged "the indicated minus points"; at most one printed digit is our choice.
-DELICATE_GOOD, DELICATE_BAD = (0, 9), (-9, -1)
+
+
+T = TypeVar("T")
 
 
 class CopyError(InputError):
     """A catalogue the engine cannot play; the message gives the reason in one line."""
-
-
-def catalogue_wiring(game: str) -> Any:
-    """How ``game``'s copy is learnt and read: its record's ``catalogue``
-    (:class:`station.games.CatalogueWiring`); InputError for a game without one."""
-    from station.games import game_record
-
-    record = game_record(game)
-    if record is None or record.catalogue is None:
-        raise InputError(f"GAME: no game called {game!r} (known: {', '.join(catalogue_games())})")
-    return record.catalogue
-
-
-def catalogue_games() -> list[str]:
-    """The games a copy's catalogue can be learnt for."""
-    from station.games import game_records
-
-    return [record.name for record in game_records() if record.catalogue is not None]
-
-
-def learnt_key(game: str) -> str:
-    """The list of pieces ``game``'s copy learns from the camera (the rest may come from the
-    defaults)."""
-    return str(catalogue_wiring(game).lesson.key)
-
-
-def learnt_document(game: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """The file ``catalogue learn`` writes for ``entries`` recorded in order (formats §11)."""
-    wiring = catalogue_wiring(game)
-    document: dict[str, Any] = {"game": game, wiring.lesson.key: entries}
-    if wiring.learnt_extras is not None:  # what carries no tag (Pick 'n Packers' presents)
-        document.update(wiring.learnt_extras())
-    return document
 
 
 # -- reading one value ---------------------------------------------------------------------
@@ -119,11 +92,10 @@ def pieces_of(document: Node, key: str, read: Callable[[Node], dict[str, Any]],
     return [read(entry) for entry in document[key].items(min_length=min_length)]
 
 
-def read_copy(game: str, document: Node) -> dict[str, Any]:
-    """The engine's catalogue for a copy's file; bad values raise InputError at their path."""
-    from rules.catalogue import default_catalogue
-
-    wiring = catalogue_wiring(game)
+def read_copy(wiring: CatalogueWiring, document: Node) -> dict[str, Any]:
+    """The engine's catalogue for a copy's file of the game ``wiring`` reads; bad values
+    raise InputError at their path."""
+    game = wiring.game
     document.obj()
     named = document.get("game")
     if not named.is_null() and named.value != game:
@@ -134,9 +106,6 @@ def read_copy(game: str, document: Node) -> dict[str, Any]:
 def check_playable(game: str, catalogue: dict[str, Any], players: int | None = None) -> None:
     """Set ``game`` up with ``catalogue`` for ``players`` (default: the fewest it takes) and
     play it once at random; :class:`CopyError` with the engine's reason when it cannot."""
-    from rules import get_game
-    from rules.playout import play_randomly
-
     engine = get_game(game)
     count = engine.min_players if players is None else players
     names = [f"P{index + 1}" for index in range(count)]
@@ -149,52 +118,53 @@ def check_playable(game: str, catalogue: dict[str, Any], players: int | None = N
                         f"{reason}") from None
 
 
-def station_catalogues(folder: Path, given: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """The copies' catalogues a station plays with: ``given`` (game → file, from
-    ``serve --catalogue``), else ``folder/GAME.json`` where there is one (the dashboard's
-    catalogue page saves there). Each is checked; a bad one raises InputError."""
-    files = {game: folder / f"{game}.json" for game in catalogue_games()
-             if (folder / f"{game}.json").exists()}
-    files.update({game: Path(path) for game, path in given.items()})
-    return {game: load_copy(game, path) for game, path in files.items()}
-
-
-def checked_copy(game: str, document: Node, players: int | None = None) -> dict[str, Any]:
+def checked_copy(wiring: CatalogueWiring, document: Node,
+                 players: int | None = None) -> dict[str, Any]:
     """The engine catalogue of a copy's ``document``, checked value by value and played once
     by ``players``; InputError at a value's JSON path, :class:`CopyError` (the document's
     path, then the engine's reason) when the engine cannot play it.
 
     Example (a catalogue sent inline, as ``POST /api/tables`` takes it)::
 
-        >>> checked_copy("small-warehouse", Node({"cards": []}, "$.game.catalogue"))
+        >>> from station.catalogue.wiring import CatalogueWiring, Lesson
+        >>> deck = CatalogueWiring(Lesson("small-warehouse", "colour", "card", "cards", dict),
+        ...     read=lambda document, defaults: {"cards": pieces_of(document, "cards", dict)},
+        ...     counted=("cards",))
+        >>> checked_copy(deck, Node({"cards": []}, "$.game.catalogue"))
         Traceback (most recent call last):
         ...
         station.errors.InputError: $.game.catalogue.cards: must have at least 1 entry
     """
-    catalogue = read_copy(game, document)
+    catalogue = read_copy(wiring, document)
     try:
-        check_playable(game, catalogue, players)
+        check_playable(wiring.game, catalogue, players)
     except CopyError as error:
         raise CopyError(str(error) if document.path == "$" else f"{document.path}: {error}") \
             from None
     return catalogue
 
 
-def load_copy(game: str, path: str | Path, players: int | None = None) -> dict[str, Any]:
+def load_copy(wiring: CatalogueWiring, path: str | Path,
+              players: int | None = None) -> dict[str, Any]:
     """The checked, playable engine catalogue in the file ``path`` (for ``--catalogue FILE``).
 
     Every error is one line starting with the file's name.
     """
+    return in_file(path, lambda document: checked_copy(wiring, document, players))
+
+
+def in_file(path: str | Path, read: Callable[[Node], T]) -> T:
+    """``read`` of the JSON file ``path``; an InputError of either starts with the file's
+    name."""
     try:
-        catalogue = checked_copy(game, load_json_file(path), players)
+        return read(load_json_file(path))
     except InputError as error:
         text = str(error)
         raise type(error)(text if text.startswith(str(path)) else f"{path}: {text}") from None
-    return catalogue
 
 
-def summary(game: str, catalogue: dict[str, Any]) -> dict[str, int]:
-    """How many of each kind of piece ``catalogue`` holds, e.g. ``{"cards": 20}``."""
+def summary(wiring: CatalogueWiring, catalogue: dict[str, Any]) -> dict[str, int]:
+    """How many of each kind of piece ``catalogue`` holds (the lists ``wiring`` counts),
+    e.g. ``{"cards": 20}``."""
     return {key: len(value) for key, value in catalogue.items()
-            if isinstance(value, list) and key in ("cards", "items", "boxes", "helpers",
-                                                     "shop_cards", "presents")}
+            if isinstance(value, list) and key in wiring.counted}

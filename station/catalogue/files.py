@@ -5,8 +5,12 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from station.errors import InputError
+from station.jsonin import load_json_file
 
 
 def write_atomically(path: str | Path, document: Any) -> None:
@@ -27,25 +31,21 @@ class CopyFolder:
     """The station's copies' catalogues, one file per game: ``DATA/catalogues/GAME.json``.
 
     ``serve`` plays each game with the file found here (unless ``--catalogue`` says
-    otherwise); the dashboard's catalogue page reads and fills them.
+    otherwise); the dashboard's catalogue page reads and fills them. ``games``: the games
+    a copy's catalogue can be learnt for (their records have a catalogue wiring).
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, games: Sequence[str]) -> None:
         self.folder = folder
+        self.games = list(games)
 
     def path(self, game: str) -> Path:
-        from station.catalogue.copy import catalogue_games
-
-        if game not in (games := catalogue_games()):
-            from station.errors import InputError
-
-            raise InputError(f"no game called {game!r} (known: {', '.join(games)})")
+        if game not in self.games:
+            raise InputError(f"no game called {game!r} (known: {', '.join(self.games)})")
         return self.folder / f"{game}.json"
 
     def load(self, game: str) -> dict[str, Any] | None:
         """The game's file as it stands (None: no copy taught yet)."""
-        from station.jsonin import load_json_file
-
         path = self.path(game)
         return load_json_file(path).value if path.exists() else None
 

@@ -11,9 +11,12 @@ piece lay read empty, or when the unreadable cells are too few to hide it (a
 tagged piece seen again is a duplicate anyway). What it says to the person comes
 back as :class:`Note` values.
 
-Example (readings as the camera would give them)::
+The game's record says what is learnt (its :class:`~station.catalogue.wiring.CatalogueWiring`).
+Example (a deck of cards, readings as the camera would give them)::
 
-    >>> learner = Learner("small-warehouse", mat_id=0)
+    >>> cards = Lesson("small-warehouse", "colour", "card", "cards", card_piece, id_prefix="c")
+    >>> wiring = CatalogueWiring(cards, read=lambda document, defaults: {}, counted=("cards",))
+    >>> learner = Learner(wiring, mat_id=0)
     >>> empty = {"id": 0, "found": True, "cells": ["....", "...."], "tags": []}
     >>> card = {"id": 0, "found": True, "cells": [".AC.", ".DD."], "tags": []}
     >>> [note.kind for frame, mat in enumerate([empty, card, empty, card])
@@ -25,7 +28,7 @@ Example (readings as the camera would give them)::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,22 +42,9 @@ from station.catalogue.pieces import (
     unknown_cells,
     unknown_regions,
 )
+from station.catalogue.wiring import CatalogueWiring, Lesson, PieceReader
 
-
-@dataclass(frozen=True)
-class Lesson:
-    """What one game's pieces are called, where they lie and what is recorded of them."""
-
-    game: str
-    mat_kind: str  # "colour" or "tags"
-    noun: str
-    key: str  # the catalogue's list of learnt pieces
-    read: Callable[[dict[str, Any]], dict[str, Any]]  # a piece reading → its entry
-    id_prefix: str | None = None  # pieces without a tag get ids: prefix + number laid
-
-    def same(self, entry: dict[str, Any], other: dict[str, Any]) -> bool:
-        """Whether two entries are the same piece seen twice (cards may repeat in a deck)."""
-        return "tag" in entry and entry["tag"] == other.get("tag")
+__all__ = ["Learner", "Lesson", "Note", "card_piece", "learn", "one_square", "shaped_piece"]
 
 
 def card_piece(mat: dict[str, Any]) -> dict[str, Any]:
@@ -68,7 +58,7 @@ def shaped_piece(mat: dict[str, Any]) -> dict[str, Any]:
     return {"tag": tag, "shape": shape}
 
 
-def one_square(noun: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def one_square(noun: str) -> PieceReader:
     """A tagged piece that covers one square (``noun``: what the person is told it is)."""
     def read(mat: dict[str, Any]) -> dict[str, Any]:
         tag, shape = tagged_piece(mat["cells"], mat.get("tags", []))
@@ -77,13 +67,6 @@ def one_square(noun: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
                              f"{''.join(shape).count('#')}: take everything else off the mat")
         return {"tag": tag}
     return read
-
-
-def lesson_of(game: str) -> Lesson:
-    """What ``game``'s copy learns (its record's lesson); InputError for a game without one."""
-    from station.catalogue.copy import catalogue_wiring
-
-    return catalogue_wiring(game).lesson  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -103,9 +86,10 @@ class Note:
 
 @dataclass
 class Learner:
-    """Records the pieces of ``game`` laid one at a time on mat ``mat_id``."""
+    """Records the pieces of a game (its record's ``wiring``) laid one at a time on mat
+    ``mat_id``."""
 
-    game: str
+    wiring: CatalogueWiring
     mat_id: int
     entries: list[dict[str, Any]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
@@ -116,8 +100,12 @@ class Learner:
     frames_per_piece: list[int] = field(default_factory=list)
 
     @property
+    def game(self) -> str:
+        return self.wiring.game
+
+    @property
     def lesson(self) -> Lesson:
-        return lesson_of(self.game)
+        return self.wiring.lesson
 
     def see(self, frame: int, mats: dict[str, Any] | list[dict[str, Any]]) -> list[Note]:
         """A new stable reading (the teaching mat, or every mat of a frame); what to say."""
@@ -203,9 +191,7 @@ class Learner:
 
     def document(self) -> dict[str, Any]:
         """The catalogue learnt so far (docs/formats.md §11)."""
-        from station.catalogue.copy import learnt_document
-
-        return learnt_document(self.game, self.entries)
+        return self.wiring.learnt_document(self.entries)
 
 
 def learn(readings: Iterable[dict[str, Any]], learner: Learner) -> Iterator[Note]:

@@ -22,6 +22,7 @@ import traceback
 from collections.abc import Sequence
 
 from station.errors import InputError
+from station.games import game_records
 
 
 class _Parser(argparse.ArgumentParser):
@@ -43,8 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
         for info in pkgutil.iter_modules(__path__)
         if not info.name.startswith("_")
     ]
-    for module in sorted(modules, key=lambda module: module.ORDER):
-        module.add_commands(subparsers)
+    groups = [(module.ORDER, module.add_commands) for module in modules]
+    groups += [(record.command.order, record.command.add) for record in game_records()
+               if record.command is not None]  # a game's own command (``packref removal``)
+    for _, add_commands in sorted(groups, key=lambda group: group[0]):
+        add_commands(subparsers)
     return parser
 
 

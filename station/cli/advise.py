@@ -6,13 +6,18 @@ from __future__ import annotations
 import argparse
 
 from station.advice import advise_state
-from station.cli._output import emit
 from station.errors import InputError
-from station.inputs.advice import removal_document, small_warehouse_document
+from station.games import Ranker, game_records
 from station.jsonin import load_json_file
+from station.output import emit
 
 ORDER = 25
-RANKED_GAMES = {"small-warehouse": small_warehouse_document, "removal": removal_document}
+
+
+def ranked_games() -> dict[str, Ranker]:
+    """The games whose record ranks the placements of a piece in hand, with their reader."""
+    return {record.name: record.ranked_placements for record in game_records()
+            if record.ranked_placements is not None}
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -40,10 +45,11 @@ def run(arguments: argparse.Namespace) -> int:
     if (arguments.file is None) == (arguments.state is None):
         raise InputError("packref advise: give either FILE or --state STATE.json")
     if arguments.file is not None:
-        if arguments.game not in RANKED_GAMES:
-            raise InputError(f"GAME: ranked placements are for {', '.join(RANKED_GAMES)}, "
+        ranked = ranked_games()
+        if arguments.game not in ranked:
+            raise InputError(f"GAME: ranked placements are for {', '.join(ranked)}, "
                              f"not {arguments.game!r} (use --state for any game)")
-        emit(RANKED_GAMES[arguments.game](load_json_file(arguments.file)))
+        emit(ranked[arguments.game](load_json_file(arguments.file)))
         return 0
     emit(advise_state(load_json_file(arguments.state).value, arguments.seconds,
                       arguments.seed, arguments.game))

@@ -15,15 +15,15 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from station.cli._output import emit
 from station.errors import InputError
+from station.output import emit
 from vision.config import DEFAULT_CONFIG
 
 ORDER = 48
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
-    from station.catalogue.copy import catalogue_games
+    from station.copies import catalogue_games
 
     games = catalogue_games()
     parser = subparsers.add_parser(
@@ -81,7 +81,7 @@ def say(message: str) -> None:
 
 # -- learn -------------------------------------------------------------------------------
 def _teaching_mat(specs: list[Any], game: str, chosen: int | None) -> Any:
-    from station.catalogue.learn import lesson_of
+    from station.copies import lesson_of
 
     kind = lesson_of(game).mat_kind
     if chosen is not None:
@@ -115,8 +115,9 @@ class FrameCounter:
 def run_learn(arguments: argparse.Namespace) -> int:
     from station.catalogue.config import PROGRESS_EVERY
     from station.catalogue.files import write_atomically
-    from station.catalogue.learn import Learner, lesson_of
     from station.cli.vision import load_reader
+    from station.copies import learner as copy_learner
+    from station.copies import lesson_of
     from vision.errors import SourceError
     from vision.sources import ReplaySource, open_camera
     from vision.stability import watch
@@ -128,7 +129,7 @@ def run_learn(arguments: argparse.Namespace) -> int:
         raise InputError(f"--out: {out.parent}: no such folder")
     reader = load_reader(arguments.mats)
     spec = _teaching_mat(reader.specs, arguments.game, arguments.mat)
-    learner = Learner(arguments.game, spec.id)
+    learner = copy_learner(arguments.game, spec.id)
     try:
         source = (ReplaySource(Path(arguments.replay)) if arguments.replay is not None
                   else open_camera(arguments.camera))
@@ -156,7 +157,7 @@ def run_learn(arguments: argparse.Namespace) -> int:
 
 # -- edit and check ----------------------------------------------------------------------
 def run_edit(arguments: argparse.Namespace) -> int:
-    from station.catalogue.form import edit_in_terminal
+    from station.copies import edit_in_terminal
 
     def tell(line: str) -> None:  # a checked value's error is the bare one-line error
         print(line, file=sys.stderr, flush=True)
@@ -166,7 +167,7 @@ def run_edit(arguments: argparse.Namespace) -> int:
 
 
 def run_check(arguments: argparse.Namespace) -> int:
-    from station.catalogue.copy import load_copy, summary
+    from station.copies import load_copy, summary
 
     if arguments.players is not None and arguments.players < 1:
         raise InputError("--players: must be at least 1")

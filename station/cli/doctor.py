@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from station.cli._output import emit
+from station.output import emit
 
 ORDER = 63
 

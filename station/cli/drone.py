@@ -12,8 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from station.cli._output import emit, emit_lines
 from station.errors import InputError
+from station.output import emit, emit_lines
 
 ORDER = 50
 

@@ -10,8 +10,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from station.cli._output import emit
 from station.errors import InputError
+from station.output import emit
 
 ORDER = 45
 
@@ -77,9 +77,9 @@ def stickers(tags: dict[int, dict[str, str]], cell_mm: float, truck_cell_mm: flo
 
 def copies(files: list[str]) -> dict[str, dict[str, Any]]:
     """The copies' catalogues of ``--catalogue FILE``, by the game each file names."""
-    from station.catalogue.copy import load_copy
-    from station.games.kit import catalogued_games
+    from station.copies import load_copy
     from station.jsonin import load_json_file
+    from station.kit import catalogued_games
 
     found: dict[str, dict[str, Any]] = {}
     for path in files:
@@ -92,15 +92,19 @@ def copies(files: list[str]) -> dict[str, dict[str, Any]]:
 
 
 def piece_names(catalogues: dict[str, dict[str, Any]]) -> dict[tuple[str, str], str]:
-    """(game, piece id) → the name a copy gives the piece (Removal items), where it has one."""
+    """(game, piece id) → the name a copy gives a tagged piece (Removal items), where it has
+    one."""
+    from station.games import game_record
+
     return {(game, str(entry["id"])): str(entry.get("name") or entry.get("label")
                                           or entry["id"])
             for game, catalogue in catalogues.items()
-            for key in ("items", "boxes", "shop_cards") for entry in catalogue.get(key, [])}
+            if (record := game_record(game)) is not None
+            for key in record.tagged for entry in catalogue.get(key, [])}
 
 
 def run(arguments: argparse.Namespace) -> int:
-    from station.games.kit import default_catalogues, mat_requests
+    from station.kit import default_catalogues, mat_requests
     from station.tags import assign_tags
     from vision.errors import KitError
     from vision.kit import plan_mats, table_numbers

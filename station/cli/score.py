@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from station.cli._output import emit
 from station.games import game_record, game_records
 from station.jsonin import load_json_file
+from station.output import emit
 
 ORDER = 10
 

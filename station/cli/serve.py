@@ -15,8 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from station.cli._output import emit
 from station.errors import InputError
+from station.output import emit
 
 if TYPE_CHECKING:
     from station.config import Settings
@@ -177,7 +177,7 @@ def _positions(path: str | None) -> list[dict[str, Any]]:
 
 def _catalogues(arguments: argparse.Namespace, settings: Any) -> dict[str, Any]:
     """The copies' catalogues of ``--catalogue GAME=FILE`` and of DATA/catalogues, checked."""
-    from station.catalogue.copy import station_catalogues
+    from station.copies import station_catalogues
 
     return station_catalogues(settings.data_dir / "catalogues",
                               _pairs(arguments.catalogue, "--catalogue"))

@@ -13,8 +13,8 @@ import os
 import sys
 from pathlib import Path
 
-from station.cli._output import emit
 from station.errors import InputError
+from station.output import emit
 
 ORDER = 62
 DEFAULT_URL = "http://127.0.0.1:8000/"

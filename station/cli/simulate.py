@@ -10,8 +10,8 @@ import sys
 from rules import get_game
 from rules.advice.policies import POLICY_NAMES, make_policy, play_with_policies
 from station.advice import MAX_SECONDS, deadline_stop
-from station.cli._output import emit
 from station.errors import InputError
+from station.output import emit
 from station.progress import Progress
 
 ORDER = 20
@@ -72,7 +72,7 @@ def run(arguments: argparse.Namespace) -> int:
     names = [f"P{index + 1}" for index in range(arguments.players)]
     catalogue = None
     if arguments.catalogue:
-        from station.catalogue.copy import load_copy
+        from station.copies import load_copy
 
         catalogue = load_copy(game.name, arguments.catalogue, arguments.players)
     with Progress(arguments.games, "games", stream=sys.stderr) as progress:

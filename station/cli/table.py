@@ -12,8 +12,8 @@ import secrets
 import sys
 from typing import Any
 
-from station.cli._output import emit, emit_lines
 from station.errors import InputError
+from station.output import emit, emit_lines
 
 ORDER = 70
 
@@ -144,7 +144,7 @@ def _copy_catalogue(arguments: argparse.Namespace, players: list[str]) -> dict[s
         return None
     if not arguments.game:
         raise InputError("--catalogue: give the game with --game")
-    from station.catalogue.copy import load_copy
+    from station.copies import load_copy
 
     return load_copy(arguments.game, arguments.catalogue, len(players))
 
@@ -179,7 +179,7 @@ def run_events(arguments: argparse.Namespace) -> int:
 
 
 def run_outcomes(arguments: argparse.Namespace) -> int:
-    from station.games.views import labelled_outcomes
+    from station.games import labelled_outcomes
     from station.live.table import chance_summary
 
     station = open_station(arguments)

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from station.cli._output import emit
 from station.cli.table import open_station
 from station.errors import InputError
+from station.output import emit
 
 ORDER = 80
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from station.cli._output import emit
 from station.errors import InputError
 from station.jsonin import Node, load_json_file
+from station.output import emit
 from vision.config import DEFAULT_CONFIG
 
 ORDER = 40

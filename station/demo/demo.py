@@ -19,14 +19,10 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 
-from station.live.sources import Recording, Timed, feed, hand_on, items_of
+from station.live.sources import Recording, Timed, demo_table_id, feed, hand_on, items_of
 from station.live.station import Station, UnknownTable
 
 DEMO_AUTHOR = "demo"
-
-
-def demo_table_id(recording: Recording) -> str:
-    return f"demo-{recording.game}"
 
 
 def prepare_tables(station: Station, recordings: Sequence[Recording]) -> list[str]:

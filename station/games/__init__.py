@@ -1,13 +1,15 @@
-"""Each game's wiring in the station: one module per game, each defining one record.
+"""Each game's wiring in the station: one package per game, each defining one record.
 
-A module of this package that defines ``RECORD`` (a :class:`GameRecord`) adds
-a game to the station: its referee, ``packref score``'s scorer, the table's
+A package (or module) of this package that defines ``RECORD`` (a :class:`GameRecord`)
+adds a game to the station: its referee, ``packref score``'s scorer, the table's
 drawing view, the reveal picker's words, the camera's reading of its mats, the
-kit's mats and tag stickers, and the demo's players. The modules are found by
-themselves (``pkgutil``), so a fifth game is one new module here beside its
-engine in ``rules``. A game without a record gets the generic behaviour (the
-generic view, no camera, no mats, no scorer). The shared modules (``record``,
-``views``, ``camera``, ``kit``) define no record.
+kit's mats and tag stickers, a copy's catalogue, its tie-breakers, and the demo's
+players. They are found by themselves (``pkgutil``), so a fifth game is one new
+package (or a single module) here beside its engine in ``rules``. A game without a
+record gets the generic behaviour (the generic view, no camera, no mats, no scorer).
+The shared modules (``record``, ``views``, ``camera``, ``words``) define no record and
+never look a game up: they are given its record, and what asks for a game by its name
+comes here.
 
     >>> [record.name for record in game_records()]
     ['small-warehouse', 'moving-day', 'removal', 'pick-n-packers']
@@ -15,6 +17,10 @@ generic view, no camera, no mats, no scorer). The shared modules (``record``,
     'Moving Day'
     >>> game_record("test-race") is None
     True
+    >>> from rules import get_game
+    >>> state = get_game("removal").new_game(["Ana", "Ben"], seed=2)
+    >>> describe_action(state, {"type": "drive", "helpers": []})
+    'Ana drove the truck away'
 """
 
 from __future__ import annotations
@@ -22,18 +28,49 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import threading
+from collections.abc import Iterable
+from typing import Any
 
-from station.games.record import CameraWiring, CatalogueWiring, DemoWiring, GameRecord
+from rules import Action, State
+from rules.engine import Outcome
+from station.games.record import (
+    CameraWiring,
+    CatalogueWiring,
+    DemoWiring,
+    GameCommand,
+    GameRecord,
+    MatPlan,
+    MatReader,
+    Presenter,
+    Ranker,
+    Referee,
+    Scorer,
+    View,
+)
+from station.games.views import labelled, view_of
+from station.games.words import action_words, event_words
 
 __all__ = [
     "CameraWiring",
     "CatalogueWiring",
     "DemoWiring",
     "DuplicateRecord",
+    "GameCommand",
     "GameRecord",
+    "MatPlan",
+    "MatReader",
+    "Presenter",
+    "Ranker",
+    "Referee",
+    "Scorer",
+    "View",
+    "describe_action",
+    "describe_event",
     "forget_records",
     "game_record",
     "game_records",
+    "labelled_outcomes",
+    "present",
 ]
 
 _records: dict[str, GameRecord] | None = None
@@ -80,3 +117,32 @@ def forget_records() -> None:
     global _records
     with _lock:
         _records = None
+
+
+# -- what the table asks of a game, by the game's name ----------------------------------------
+def present(state: State, table: str = "") -> View:
+    """The drawing view of ``state`` (:func:`station.games.views.view_of`; ``table``: where
+    it is played, named in the log when the game's presenter fails)."""
+    return view_of(state, game_record(state.game.name), table)
+
+
+def labelled_outcomes(state: State, outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
+    """The outcomes as JSON, with the game's words for each
+    (:func:`station.games.views.labelled`)."""
+    return labelled(state, outcomes, game_record(state.game.name))
+
+
+def describe_action(state: State, action: Action, face_up: bool = False) -> str:
+    """``action`` in a sentence (:func:`station.games.words.action_words`)."""
+    return action_words(state, action, game_record(state.game.name), face_up)
+
+
+def describe_event(state: State | None, kind: str, payload: dict[str, Any]) -> str | None:
+    """A stored event in a sentence, or None (:func:`station.games.words.event_words`)."""
+    return event_words(state, kind, payload, game_record, camera_kinds())
+
+
+def camera_kinds() -> set[str]:
+    """The observations the games' camera readers report as seen by the camera."""
+    return {kind for record in game_records() if record.camera is not None
+            for kind in record.camera.seen}

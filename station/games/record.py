@@ -1,20 +1,88 @@
-"""One game's wiring in the station, as one record (see :mod:`station.games`).
+"""One game's wiring in the station, as one record (see :mod:`station.games`), and the typed
+seams the station asks a game through.
 
-Every part is optional: a game without a presenter gets the generic view, one
-without a scorer is not offered by ``packref score``, one without camera
-wiring is not read by the camera, one without mats prints none in the kit.
+What every game has is required: its referee, its scorer, its presenter, its words, its
+legend, its tie-breakers, and whether it has a camera, kit mats and a copy's catalogue
+(``None`` says it has none: it is not read by the camera, prints no mats, learns no copy).
+The rest has a default: no tag stickers, no demo of its own, no ranked placements in
+``packref advise FILE``, no command of its own.
 """
 
 from __future__ import annotations
 
+import argparse
+import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rules import Action, State
+from station.catalogue.wiring import CatalogueWiring, Lesson
+from station.games.camera import CameraLayout
+from station.jsonin import Node
+
+if TYPE_CHECKING:  # vision's kit and renderer load OpenCV: only their types are named here
+    from vision.kit import KitMat
+    from vision.layout import MatSpec
+    from vision.render import MatContent
+
+__all__ = [
+    "CameraWiring",
+    "CatalogueWiring",
+    "Catalogues",
+    "DemoWiring",
+    "DroneReadings",
+    "GameCommand",
+    "GameRecord",
+    "Lesson",
+    "MatPlan",
+    "MatReader",
+    "Presenter",
+    "Ranker",
+    "Referee",
+    "Scorer",
+    "View",
+    "Words",
+]
 
 View = dict[str, Any]
 Catalogues = Mapping[str, Mapping[str, Any]]
+#: A person's words for an action in ``state`` (the state before it): describe, reveal_label.
+Words = Callable[[State, Action], str]
+
+
+class Presenter(Protocol):
+    """The table's drawing view of a state (:mod:`station.games.views`)."""
+
+    def __call__(self, state: State) -> View:
+        ...
+
+
+class Referee(Protocol):
+    """Turns one stable observation into the actions it means (``station.live.translators``).
+
+    It must not change ``state``, may raise :class:`rules.IllegalAction` for an observation
+    it cannot make sense of, and may keep what it holds back in a ``held`` list (the table
+    then waits for it before a game ends).
+    """
+
+    def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
+        ...
+
+
+class Scorer(Protocol):
+    """``packref score``'s reading of a JSON document: checked at its JSON paths, scored."""
+
+    def __call__(self, document: Node) -> dict[str, Any]:
+        ...
+
+
+class Ranker(Protocol):
+    """``packref advise GAME FILE``'s reading: every legal placement of the piece in hand,
+    best first (docs/formats.md §8)."""
+
+    def __call__(self, document: Node) -> dict[str, Any]:
+        ...
 
 
 class MatReader(Protocol):
@@ -22,6 +90,34 @@ class MatReader(Protocol):
 
     def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
         ...
+
+
+class DroneReadings(Protocol):
+    """The demo's drone readings that go with a recorded game's actions."""
+
+    def reading(self, t: float, action: Action,
+                new_round: bool) -> tuple[float, dict[str, Any]] | None:
+        ...
+
+
+@dataclass(frozen=True)
+class MatPlan:
+    """One mat of the printable kit a game needs (``vision.kit.MatRequest`` without the game,
+    which its record names): what it is for, its grid, kind and cell side in mm; ``frame``
+    for a frame around a game board (the grid is a window to cut out)."""
+
+    label: str
+    rows: int
+    cols: int
+    kind: str
+    cell_mm: float
+    frame: bool = False
+
+
+#: The kit's mats of a game: ``(catalogues, per_game, sizes)`` → its mats, for as many
+#: players as ``per_game`` mat numbers allow (``sizes``: cell sides in mm by ``"cell"``,
+#: ``"truck"``, ``"shop"``).
+MatsOf = Callable[[Catalogues, int, Mapping[str, float]], list[MatPlan]]
 
 
 @dataclass(frozen=True)
@@ -35,13 +131,17 @@ class CameraWiring:
     ``extend(layout, catalogue)``: what else the reader needs from the catalogue
     (shapes, card numbers), written into the layout;
     ``lay(layout, state, contents, tags)``: the inverse of the reader for the demo's
-    renderer — what lies on each mat in ``state`` (None: the demo films no game of it).
+    renderer — what lies on each mat in ``state`` (None: the demo films no game of it);
+    ``seen``: the kinds of observation of its reader that the table's events call "Seen by
+    the camera" (any other is "Reported: KIND").
     """
 
-    roles: Callable[[list[str], list[Any]], tuple[dict[str, Any], list[Any]]]
-    reader: Callable[[Any], MatReader]
-    extend: Callable[[Any, Mapping[str, Any]], None] | None = None
-    lay: Callable[[Any, State, dict[int, Any], dict[tuple[str, str], int]], None] | None = None
+    roles: Callable[[list[str], list[KitMat]], tuple[dict[str, Any], list[MatSpec]]]
+    reader: Callable[[CameraLayout], MatReader]
+    extend: Callable[[CameraLayout, Mapping[str, Any]], None] | None = None
+    lay: Callable[[CameraLayout, State, dict[int, MatContent], dict[tuple[str, str], int]],
+                  None] | None = None
+    seen: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -49,36 +149,20 @@ class DemoWiring:
     """How ``packref demo`` records a random game of this game (``station.demo.recordings``).
 
     ``choose(state, actions, rng)``: the action a demo player takes (default: any);
-    ``readings(rng)``: an object whose ``reading(t, action, new_round)`` gives the
-    drone's reading that goes with an action, ``(t, observation)``, or None.
+    ``readings(rng)``: the drone's readings that go with the actions (default: none).
     """
 
-    choose: Callable[[State, list[Action], Any], Action] | None = None
-    readings: Callable[[Any], Any] | None = None
-
-
-def _no_questions(document: dict[str, Any], key: str) -> list[Any]:
-    return []
+    choose: Callable[[State, list[Action], random.Random], Action] | None = None
+    readings: Callable[[random.Random], DroneReadings] | None = None
 
 
 @dataclass(frozen=True)
-class CatalogueWiring:
-    """How a copy's own catalogue is learnt, asked about and read (``station.catalogue``).
+class GameCommand:
+    """A ``packref`` command of the game's own: ``add(subparsers)`` adds its sub-parsers
+    (as a module of ``station.cli`` does), at ``order`` in ``packref --help``."""
 
-    ``lesson``: what the camera learns (a ``station.catalogue.learn.Lesson``: the mat,
-    the pieces' noun, the list ``lesson.key``, how a piece is read);
-    ``read(document, defaults)``: the copy's file (a ``Node``) → the engine's catalogue,
-    each value checked at its JSON path; ``questions(document, key)``: what to ask of a
-    piece of the list ``key`` that the camera cannot see (``station.catalogue.form``);
-    ``more_lists``: lists asked about after the learnt one; ``learnt_extras()``: what
-    the learnt file holds besides (pieces without tags, to be weighed or named later).
-    """
-
-    lesson: Any
-    read: Callable[[Any, dict[str, Any]], dict[str, Any]]
-    questions: Callable[[dict[str, Any], str], list[Any]] = _no_questions
-    more_lists: tuple[str, ...] = ()
-    learnt_extras: Callable[[], dict[str, Any]] | None = None
+    order: int
+    add: Callable[[argparse._SubParsersAction], None]
 
 
 @dataclass(frozen=True)
@@ -88,37 +172,44 @@ class GameRecord:
     ``name``: the engine's name (``"moving-day"``); ``title``: as people write it;
     ``order``: where the game comes in lists and in the kit (its mats get their
     numbers in this order, so a new game takes a higher one); ``referee``: makes a
-    fresh translator of observations for a table (``station.live.translators``);
+    fresh :class:`Referee` for a table (``station.live.translators``);
     ``scorer(node)``: ``packref score``'s validation and scoring of a JSON document;
     ``presenter(state)``: the table's drawing view; ``reveal_label(state, action)``:
     a person's words for a reveal in the table page's picker; ``describe(state,
     action)``: the action in a sentence, ``state`` before it (:mod:`station.games.words`);
-    ``legend``: what the marks on its boards mean, under the table page's boards; ``camera``: see
-    :class:`CameraWiring`; ``mats(catalogues, per_game, sizes)``: the kit's
-    ``vision.kit.MatRequest`` list (``sizes``: cell sides in mm by ``"cell"``,
-    ``"truck"``, ``"shop"``); ``sticker_size``: which of those sizes its stickers take;
-    ``tagged``: the catalogue keys whose pieces carry tag stickers, handed out in
-    ``tag_order`` (fixed, so stickers already printed keep their ids);
-    ``loose_tags``: tagged things outside the catalogue (the drone);
-    ``tag_backs``: whether a piece that differs from its mirror image gets a back sticker;
-    ``catalogue``: see :class:`CatalogueWiring`; ``demo``: see :class:`DemoWiring`.
+    ``legend``: what the marks on its boards mean, under the table page's boards;
+    ``camera``: see :class:`CameraWiring`; ``mats(catalogues, per_game, sizes)``: the
+    kit's mats (:class:`MatPlan`); ``catalogue``: how a copy's catalogue is learnt and read
+    (:class:`~station.catalogue.wiring.CatalogueWiring`); ``tie_breakers``: a new
+    tournament's tie-breakers when it names this game (``station.tournament``).
+
+    ``sticker_size``: which of the kit's sizes its stickers take; ``tagged``: the
+    catalogue keys whose pieces carry tag stickers, handed out in ``tag_order`` (fixed,
+    so stickers already printed keep their ids); ``loose_tags``: tagged things outside the
+    catalogue (the drone); ``tag_backs``: whether a piece that differs from its mirror
+    image gets a back sticker; ``demo``: see :class:`DemoWiring`; ``ranked_placements``:
+    ``packref advise GAME FILE``'s reader (:class:`Ranker`); ``command``: a ``packref``
+    command of its own (:class:`GameCommand`).
     """
 
     name: str
     title: str
     order: int
-    referee: Callable[[], Any] | None = None
-    scorer: Callable[[Any], dict[str, Any]] | None = None
-    presenter: Callable[[State], View] | None = None
-    reveal_label: Callable[[State, Action], str] | None = None
-    describe: Callable[[State, Action], str] | None = None
-    legend: str = ""
-    camera: CameraWiring | None = None
-    mats: Callable[[Catalogues, int, Mapping[str, float]], list[Any]] | None = None
+    referee: Callable[[], Referee]
+    scorer: Scorer
+    presenter: Presenter
+    reveal_label: Words
+    describe: Words
+    legend: str
+    camera: CameraWiring | None
+    mats: MatsOf | None
+    catalogue: CatalogueWiring | None
+    tie_breakers: tuple[str, ...]
     sticker_size: str = "cell"
     tagged: tuple[str, ...] = ()
     tag_order: int = 0
     loose_tags: tuple[str, ...] = ()
     tag_backs: bool = False
-    catalogue: CatalogueWiring | None = None
     demo: DemoWiring | None = None
+    ranked_placements: Ranker | None = None
+    command: GameCommand | None = None

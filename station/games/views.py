@@ -8,20 +8,27 @@ A *view* is plain JSON the browser draws without knowing the game::
 
 A cell is ``{"t": text, "k": colour key, "m": [marks]}``; marks are
 ``damaged``, ``minus`` (a visible "−1" square), ``wall`` (no space),
-``empty-box``, ``fragile``. A game whose record (:mod:`station.games`) has a
-presenter gets a view made for it, drawn with :func:`cell`; any other game gets
-a generic one found in its state (every grid-like value). A presenter that
-fails (an engine changed) falls back to the generic view.
+``empty-box``, ``fragile``. A game with a record (:mod:`station.games`) gets the
+view its presenter makes, drawn with :func:`cell`; any other game gets a generic
+one found in its state (every grid-like value). A presenter that fails (an
+engine changed) is logged, and the table gets the generic view with a
+``"problem"`` saying so (the table page shows it above the boards).
+
+The records are looked up by :mod:`station.games` (``present``); this module is
+given the record.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from rules import State
 from rules.engine import Outcome
+from station.games.record import GameRecord, View
 
+LOG = logging.getLogger("packref.games")
 Cell = dict[str, Any] | None
 Board = dict[str, Any]
 MAX_BOARDS = 16
@@ -75,26 +82,26 @@ def generic_view(state: State) -> dict[str, Any]:
     return {"boards": boards, "lines": lines[:12]}
 
 
-def present(state: State) -> dict[str, Any]:
-    """The drawing view of ``state``: its record's presenter's, or the generic one."""
-    from station.games import game_record
+def view_of(state: State, record: GameRecord | None, table: str = "") -> View:
+    """The drawing view of ``state``: its ``record``'s presenter's, or the generic one (no
+    record; or a presenter that failed, logged with the game and ``table``, the view then
+    carrying a ``"problem"`` the table page shows)."""
+    if record is None:
+        return generic_view(state)
+    try:
+        return record.presenter(state)
+    except Exception:
+        LOG.exception("the view of %s at table %s failed: the generic view is shown instead",
+                      record.name, table or "(none)")
+    return {**generic_view(state),
+            "problem": f"{record.title}'s own drawing failed (the station's log says why): "
+                       "the boards below are every grid found in the game's state."}
 
-    record = game_record(state.game.name)
-    presenter = record.presenter if record is not None else None
-    if presenter is not None:
-        try:
-            return presenter(state)
-        except Exception:
-            pass
-    return generic_view(state)
 
-
-def labelled_outcomes(state: State, outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
+def labelled(state: State, outcomes: Iterable[Outcome],
+             record: GameRecord | None) -> list[dict[str, Any]]:
     """The outcomes as JSON, each with a person's words for it (``label``, for the table
-    page's picker) where the game's record has them; without, the page makes its own."""
-    from station.games import game_record
-
-    record = game_record(state.game.name)
+    page's picker) where the game's ``record`` has them; without, the page makes its own."""
     labels = record.reveal_label if record is not None else None
     found = []
     for outcome in outcomes:

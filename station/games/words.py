@@ -1,23 +1,30 @@
 """Events and flags in words, as people at the table say them.
 
-Each game's record may have ``describe(state, action)``: the action in a sentence,
+Each game's record has ``describe(state, action)``: the action in a sentence,
 ``state`` being the game *before* the action (so the player to act is the one who
-acted). Without one, or when it fails, the action's fields are read out plainly.
+acted). For a game without a record, or when its words fail, the action's fields
+are read out plainly. The records are looked up by :mod:`station.games`
+(``describe_action``, ``describe_event``); this module is given them.
 
     >>> from rules import get_game
     >>> state = get_game("removal").new_game(["Ana", "Ben"], seed=2)
-    >>> describe_action(state, {"type": "drive", "helpers": []})
-    'Ana drove the truck away'
+    >>> action_words(state, {"type": "drive", "helpers": []}, None)
+    'Ana: drive (helpers [])'
     >>> at(1, 2)
     'row 2, column 3'
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
 from typing import Any
 
 from rules import Action, State
 from rules.engine import REVEAL, json_copy
+from station.games.record import GameRecord
+
+#: The record of the game of a name, or None (:func:`station.games.game_record`).
+RecordOf = Callable[[str], GameRecord | None]
 
 
 def at(row: int, col: int) -> str:
@@ -39,13 +46,11 @@ def plain(action: Action) -> str:
     return f"{action.get('type', 'action')}" + (f" ({fields})" if fields else "")
 
 
-def describe_action(state: State, action: Action, face_up: bool = False) -> str:
-    """``action`` in a sentence, from the game's record (see the module's docstring); as the
-    whole table sees it (a card laid face down shows no face) unless ``face_up`` (a move
+def action_words(state: State, action: Action, record: GameRecord | None,
+                 face_up: bool = False) -> str:
+    """``action`` in a sentence, from the game's ``record`` (see the module's docstring); as
+    the whole table sees it (a card laid face down shows no face) unless ``face_up`` (a move
     proposed to the player, not yet made)."""
-    from station.games import game_record
-
-    record = game_record(state.game.name)
     shown = json_copy(action) if face_up else state.public_action(action)
     try:
         if shown.get("type") == REVEAL and record is not None and record.reveal_label:
@@ -57,13 +62,15 @@ def describe_action(state: State, action: Action, face_up: bool = False) -> str:
     return f"{actor(state)}: {plain(shown)}"
 
 
-SEEN_BY = {"declared": "Declared by hand", "warehouses": "Seen by the camera",
-           "vehicles": "Seen by the camera", "truck": "Seen by the camera",
-           "button": "A button pressed", "reveal": "Entered by a person"}
+SAID_BY = {"declared": "Declared by hand", "button": "A button pressed",
+           "reveal": "Entered by a person"}
+SEEN = "Seen by the camera"
 
 
-def describe_observation(observation: dict[str, Any]) -> str:
-    """What a sensor or a person reported, before the engine took it (its action follows).
+def describe_observation(observation: dict[str, Any], camera_kinds: Collection[str] = ()) -> str:
+    """What a sensor or a person reported, before the engine took it (its action follows);
+    ``camera_kinds``: the observations the games' camera readers report as seen
+    (:class:`station.games.CameraWiring`'s ``seen``).
 
     >>> describe_observation({"kind": "drone-event", "event": "fault", "sensor": "load-cell"})
     'The drone reported: fault (load cell)'
@@ -82,18 +89,21 @@ def describe_observation(observation: dict[str, Any]) -> str:
         sensor = observation.get("sensor")
         return (f"The drone reported: {what.replace('-', ' ')}"
                 + (f" ({str(sensor).replace('-', ' ')})" if sensor else ""))
-    return SEEN_BY.get(kind, f"Reported: {kind}" if kind else "Reported")
+    if kind in camera_kinds:
+        return SEEN
+    return SAID_BY.get(kind, f"Reported: {kind}" if kind else "Reported")
 
 
-def describe_event(state: State | None, kind: str, payload: dict[str, Any]) -> str | None:
-    """A stored event (``kind``, ``payload``) in a sentence, or None when it has no words."""
+def event_words(state: State | None, kind: str, payload: dict[str, Any],
+                record_of: RecordOf, camera_kinds: Collection[str] = ()) -> str | None:
+    """A stored event (``kind``, ``payload``) in a sentence, or None when it has no words
+    (``record_of``: the record of a game by its name; ``camera_kinds``: as
+    :func:`describe_observation` takes them)."""
     action = payload.get("action")
     if kind == "observation" and isinstance(payload.get("observation"), dict):
-        return describe_observation(payload["observation"])
+        return describe_observation(payload["observation"], camera_kinds)
     if kind == "game":
-        from station.games import game_record
-
-        record = game_record(str(payload.get("game")))
+        record = record_of(str(payload.get("game")))
         title = record.title if record is not None else payload.get("game")
         return f"A new game of {title}: {', '.join(payload.get('players', []))}"
     if kind == "undo":
@@ -104,7 +114,7 @@ def describe_event(state: State | None, kind: str, payload: dict[str, Any]) -> s
         return f"The organiser switched hints {'on' if payload.get('on') else 'off'}"
     if state is None or not isinstance(action, dict):
         return None
-    said = describe_action(state, action)
+    said = action_words(state, action, record_of(state.game.name))
     if kind == "correction":
         return f"Referee's correction: {said}"
     if kind == "flag":

@@ -34,8 +34,7 @@ from typing import Any
 from rules.advice.knowledge import public_document
 from station.advice import advise_state, warm_up
 from station.config import AdviceSettings
-from station.games import game_record
-from station.games.words import describe_action
+from station.games import describe_action, game_record
 from station.live.station import Station
 from station.live.table import LiveTable
 

@@ -48,7 +48,7 @@ import numpy as np
 
 from station.games import game_record, game_records
 from station.games.camera import CameraError, CameraLayout, in_order
-from station.games.kit import default_catalogues, mat_requests
+from station.kit import default_catalogues, mat_requests
 from station.live.clock_bridge import ClockBridge
 from station.live.sources import Timed, hand_on
 from station.live.station import Station, UnknownTable

@@ -100,6 +100,11 @@ async def feed(station: Station, table_id: str, items: Iterable[Timed], author: 
     return count
 
 
+def demo_table_id(recording: Recording) -> str:
+    """The table a recording plays at in the demo (one per game: ``demo-GAME``)."""
+    return f"demo-{recording.game}"
+
+
 def hand_on(station: Station, table_id: str, item: Timed, author: str) -> None:
     """Give one item to the table: its observation, then its referee step.
 

@@ -35,8 +35,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import Action, Game, IllegalAction, State, get_game
-from station.games.views import changed_cells, present
-from station.games.words import actor, describe_event
+from station.games import describe_event, present
+from station.games.views import changed_cells
+from station.games.words import actor
 from station.live.translators import TableTranslator
 from station.store import Event, TableInfo
 
@@ -115,11 +116,12 @@ class CurrentGame:
     catalogue: dict[str, Any] | None = None  # a copy's catalogue; None: the default one
     movers: dict[int, tuple[str, str]] = field(default_factory=dict)  # seq: who acted, words
     before: tuple[int, dict[str, Any] | None] | None = None  # the view before the last action
+    table: str = ""  # the table's id, named in the log when the game's view fails
 
     def summary(self) -> dict[str, Any]:
         state = self.state
         over = state.is_over()
-        view = present(state)
+        view = present(state, self.table)
         return {
             "seq": self.seq,
             "name": self.game.name,
@@ -159,7 +161,7 @@ class CurrentGame:
                 "log": [action for _, action in self.applied[:-1]]})
         except Exception:  # a highlight is a courtesy: without it the words still say it
             return None
-        return present(earlier)
+        return present(earlier, self.table)
 
 
 class LiveTable:
@@ -291,7 +293,7 @@ class LiveTable:
         payload = event.payload
         game, state = game_start_state(payload)
         self.current = CurrentGame(event.seq, game, state, int(payload.get("seed", 0)),
-                                   catalogue=payload.get("catalogue"))
+                                   catalogue=payload.get("catalogue"), table=self.info.id)
         self.translator = TableTranslator(game.name)
         self.flags.clear()
         self.readings.clear()
@@ -311,7 +313,7 @@ class LiveTable:
     def _apply(self, event: Event, replaying: bool) -> None:
         current = self._require_game()
         if not replaying:  # the view before it, for the last move's highlight (else lazily)
-            current.before = (event.seq, present(current.state))
+            current.before = (event.seq, present(current.state, current.table))
         try:
             current.state.apply(dict(event.payload["action"]))
         except IllegalAction as error:

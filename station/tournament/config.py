@@ -37,18 +37,8 @@ EXACT_SEARCH_NODES = 400_000
 #: Perturbation rounds of the local search used above ``EXACT_SEARCH_LIMIT``.
 LOCAL_SEARCH_KICKS = 300
 
-#: Tie-breakers of a new tournament when none are given (and no game, or an unlisted one).
+#: Tie-breakers of a new tournament when none are given (and no game, or one without a
+#: record; a game's record gives its own: ``station.games.GameRecord.tie_breakers``).
 DEFAULT_TIE_BREAKERS = ["wins", "points", "head_to_head"]
-#: Per game, when a new tournament names its game. Two-player Small Warehouse: who beat
-#: whom decides first, then the strength of the opponents met (points depend on the
-#: layouts drawn). Games at tables of 2-8: points are comparable across tables (same
-#: scoring for everyone), so they come before the opponents' strength; head-to-head
-#: last (tied players have rarely met).
-GAME_TIE_BREAKERS = {
-    "small-warehouse": ["wins", "head_to_head", "opponents_strength", "points"],
-    "moving-day": ["wins", "points", "opponents_strength", "head_to_head"],
-    "removal": ["wins", "points", "opponents_strength", "head_to_head"],
-    "pick-n-packers": ["wins", "points", "opponents_strength", "head_to_head"],
-}
 #: A player's win rate counts at least this much in ``opponents_strength`` (as MTG's 1/3 floor).
 OPPONENT_WIN_RATE_FLOOR = 1 / 3

@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from station.games import game_record
 from station.live.station import Station, UnknownTable
 from station.store.clock import Clock
 from station.store.events import aware, slugify, valid_id
@@ -24,7 +25,7 @@ from station.store.models import (
     TournamentRow,
     TournamentRuleRow,
 )
-from station.tournament.config import DEFAULT_TIE_BREAKERS, GAME_TIE_BREAKERS
+from station.tournament.config import DEFAULT_TIE_BREAKERS
 from station.tournament.standings import (
     GameResult,
     Standing,
@@ -90,19 +91,25 @@ def match_row(session: Session, tournament_id: str, match_id: int) -> MatchRow:
     return row
 
 
+def game_tie_breakers(game: str | None) -> Sequence[str]:
+    """A new tournament's tie-breakers when it names ``game``: its record's, else the
+    defaults (no game, or one without a record)."""
+    record = game_record(game) if game else None
+    return record.tie_breakers if record is not None else DEFAULT_TIE_BREAKERS
+
+
 def create_tournament(session: Session, clock: Clock, name: str, tournament_id: str | None = None,
                       tie_breakers: Sequence[str] | None = None,
                       players: Sequence[str] = (), game: str | None = None) -> dict[str, Any]:
     """A new tournament, with its players if given; without tie-breakers, those of its
-    game (``GAME_TIE_BREAKERS``) or the defaults."""
+    game (its record's ``tie_breakers``) or the defaults."""
     tournament_id = tournament_id or slugify(name)
     if not valid_id(tournament_id):
         raise TournamentRefusal(f"id {tournament_id!r}: use lower-case letters, digits, dashes")
     if session.get(TournamentRow, tournament_id) is not None:
         raise TournamentConflict(f"there is already a tournament {tournament_id!r}")
     try:
-        breakers = check_tie_breakers(list(
-            tie_breakers or GAME_TIE_BREAKERS.get(game or "", DEFAULT_TIE_BREAKERS)))
+        breakers = check_tie_breakers(list(tie_breakers or game_tie_breakers(game)))
     except ValueError as error:
         raise TournamentRefusal(str(error)) from None
     session.add(TournamentRow(id=tournament_id, name=name, tie_breakers=breakers,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shutil
 import socket
@@ -14,12 +15,13 @@ from pathlib import Path
 import httpx
 import pytest
 
+import station.games as games_package
 from rules import State, get_game
 from station.api import build_services, create_app
 from station.api.deps import Services
 from station.api.pages import matching
 from station.config import Settings
-from station.games.words import describe_action
+from station.games import describe_action, game_record
 from tests.conftest import REPO
 from tests.station.browser import SIZES, browser_page, expect
 from tests.station.conftest import TOKEN
@@ -258,6 +260,23 @@ def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: st
         expect(page.locator("#disputes")).to_contain_text(
             f"{game['players'][1]} disagrees with the final scores")
         page.screenshot(path=str(tmp_path / "tournament-organiser.png"), full_page=True)
+
+
+def _failing_view(state: State) -> dict:
+    raise KeyError("box_fields")  # as when an engine renames what its presenter reads
+
+
+def test_the_table_page_says_so_when_a_games_own_drawing_failed(
+        live_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    failing = dataclasses.replace(game_record("moving-day"), presenter=_failing_view)
+    monkeypatch.setattr(games_package, "game_record",
+                        lambda name: failing if name == "moving-day" else game_record(name))
+    table_t1(live_server, "moving-day", ["Ana", "Ben"], 4)
+    with browser_page(viewport=SIZES["desktop"]) as page:
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        expect(page.locator(".view-problem")).to_contain_text("Moving Day's own drawing failed")
+        expect(page.locator("#board figure").first).to_be_visible()  # the generic boards
 
 
 def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str) -> None:

@@ -115,6 +115,8 @@
   function view(v, flagged, moved) {
     if (!v) return '<p class="muted">no game</p>';
     let html = "";
+    // a game's own drawing that failed: the generic view follows, and the table is told so
+    if (v.problem) html += '<p class="view-problem" role="alert">' + escape(v.problem) + "</p>";
     if (v.drone) html += drone(v.drone);
     html += (v.boards || []).map((b) => board(b, flagged, moved)).join("");
     if ((v.lines || []).length) html += '<ul class="view-lines">' + v.lines.map((l) => "<li>" + escape(l) + "</li>").join("") + "</ul>";

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 import station.api.pages as pages_module
 from rules import get_game
 from station.api.pages import LEGAL_CHOICES
-from station.games.words import describe_action
+from station.games import describe_action
 from tests.station.api.conftest import AUTH
 
 

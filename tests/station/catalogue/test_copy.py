@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from station.catalogue.copy import check_playable, read_copy, station_catalogues
+from station.catalogue.copy import check_playable
+from station.copies import read_copy, station_catalogues
 from station.errors import InputError
 from station.jsonin import Node
 

@@ -6,7 +6,7 @@ import pytest
 
 from devkit.station.rehearsal import Rehearsal, laid_card, laid_piece, teach
 from rules.catalogue import default_catalogue
-from station.catalogue.learn import Learner
+from station import copies
 from station.catalogue.pieces import canonical_card
 from vision.layout import MatSpec
 
@@ -24,7 +24,7 @@ def _kinds(learner, readings):
 
 
 def test_a_piece_is_recorded_once_and_the_mat_must_be_cleared_before_the_next():
-    learner = Learner("small-warehouse", 0)
+    learner = copies.learner("small-warehouse", 0)
     nudged = _mat(["..AC", "..DD", "...."])
     hand = _mat(["..?C", "..??", "...."])
     assert _kinds(learner, [EMPTY, CARD, hand, nudged, EMPTY, CARD]) == [
@@ -33,7 +33,7 @@ def test_a_piece_is_recorded_once_and_the_mat_must_be_cleared_before_the_next():
 
 
 def test_a_half_seen_piece_is_not_recorded_and_the_person_is_told_to_lay_it_again():
-    learner = Learner("small-warehouse", 0)
+    learner = copies.learner("small-warehouse", 0)
     hand = _mat([".A?.", ".D?.", "...."])
     kinds = _kinds(learner, [EMPTY, hand, CARD])
     assert kinds == ["ready", "again", "recorded"]
@@ -41,7 +41,7 @@ def test_a_half_seen_piece_is_not_recorded_and_the_person_is_told_to_lay_it_agai
 
 
 def test_a_tag_seen_twice_is_reported_not_recorded_twice():
-    learner = Learner("removal", 0)
+    learner = copies.learner("removal", 0)
     item = _mat(["XX..", "X...", "...."], [{"id": 57, "row": 0, "col": 0, "rotation": 0}])
     again = _mat(["....", "..XX", "...X"], [{"id": 57, "row": 2, "col": 3, "rotation": 180}])
     assert _kinds(learner, [EMPTY, item, EMPTY, again]) == ["ready", "recorded", "ready",
@@ -50,13 +50,13 @@ def test_a_tag_seen_twice_is_reported_not_recorded_twice():
 
 
 def test_a_missing_mat_is_said_once():
-    learner = Learner("moving-day", 0)
+    learner = copies.learner("moving-day", 0)
     gone = {"id": 0, "found": False}
     assert _kinds(learner, [gone, gone, EMPTY, gone]) == ["missing", "ready", "missing"]
 
 
 def test_a_question_mark_away_from_the_piece_does_not_stop_it():
-    learner = Learner("small-warehouse", 0)
+    learner = copies.learner("small-warehouse", 0)
     glare = _mat(["..??", "....", "AC.."])  # a lamp's glare on an empty corner
     beside = _mat(["....", "?...", "AC.."])  # over the cell next to the card
     assert _kinds(learner, [EMPTY, beside, glare]) == ["ready", "again", "recorded"]
@@ -64,7 +64,7 @@ def test_a_question_mark_away_from_the_piece_does_not_stop_it():
 
 
 def test_the_mat_counts_as_empty_when_the_card_cannot_hide_under_what_is_unreadable():
-    learner = Learner("small-warehouse", 0)
+    learner = copies.learner("small-warehouse", 0)
     card = _mat(["....", "....", "AC.."])
     where_it_lay = _mat(["....", "....", "??.."])  # glare just where the card lay: wait
     elsewhere = _mat(["???.", "?...", "...."])  # the card's place reads empty: it is gone
@@ -75,7 +75,7 @@ def test_the_mat_counts_as_empty_when_the_card_cannot_hide_under_what_is_unreada
 
 
 def test_a_tagged_piece_half_hidden_is_not_recorded():
-    learner = Learner("removal", 0)
+    learner = copies.learner("removal", 0)
     hidden = _mat(["XX..", "X?..", "...."], [{"id": 57, "row": 0, "col": 0, "rotation": 0}])
     item = _mat(["XX..", "X...", "...?"], [{"id": 57, "row": 0, "col": 0, "rotation": 0}])
     assert _kinds(learner, [EMPTY, hidden, item]) == ["ready", "again", "recorded"]
@@ -118,8 +118,8 @@ def test_moving_day_boxes_and_shop_cards_are_one_square_each():
     box = _mat(["....", ".X..", "...."], [{"id": 90, "row": 1, "col": 1, "rotation": 270}])
     two = _mat(["....", ".XX.", "...."], [{"id": 91, "row": 1, "col": 1, "rotation": 0}])
     for game in ("moving-day", "pick-n-packers"):
-        learner = Learner(game, 0)
+        learner = copies.learner(game, 0)
         assert _kinds(learner, [EMPTY, box, EMPTY, two]) == ["ready", "recorded", "ready", "again"]
         assert learner.entries == [{"tag": 90}]
-    assert Learner("pick-n-packers", 0).document()["presents"][0] == {"id": "wood-1",
+    assert copies.learner("pick-n-packers", 0).document()["presents"][0] == {"id": "wood-1",
                                                                       "material": "wood"}

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from rules.catalogue import default_catalogue
-from station.catalogue.copy import read_copy
+from station.copies import read_copy
 from station.demo.camera_fixtures import camera_sees, mat_contents, truth_mats
 from station.jsonin import Node
 from station.live.camera import GameReader, table_layout

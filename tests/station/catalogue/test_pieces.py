@@ -6,8 +6,12 @@ import itertools
 import pytest
 
 import station.catalogue.copy
+import station.catalogue.form
 import station.catalogue.learn
 import station.catalogue.pieces
+import station.catalogue.questions
+import station.catalogue.walk
+import station.copies
 from station.catalogue.pieces import (
     PieceError,
     canonical_card,
@@ -19,7 +23,9 @@ from vision.games.removal import footprint
 
 
 @pytest.mark.parametrize("module", [station.catalogue.pieces, station.catalogue.learn,
-                                    station.catalogue.copy])
+                                    station.catalogue.copy, station.catalogue.form,
+                                    station.catalogue.questions, station.catalogue.walk,
+                                    station.copies])
 def test_doctests(module):
     assert doctest.testmod(module).failed == 0
 

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-import json
+import dataclasses
+import logging
 import random
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+import station.games as games_package
 from rules import game_names, get_game
-from station.games import game_record, game_records
-from station.games.views import present
+from station.games import game_record, game_records, present
+from station.games.views import generic_view
+from station.live.hub import Hub
+from station.live.station import Station
+from station.store import EventStore, FixedClock, open_database
 
 
 def played(game_name: str, players: int, moves: int, seed: int = 2):
@@ -49,16 +56,6 @@ def test_each_games_presenter_draws_its_engines_states(game_name: str) -> None:
         assert set(view["drone"]) == {"reached", "face_down", "pilots"}
 
 
-def test_a_speculation_card_stays_face_down_in_the_view_until_its_round_is_scored() -> None:
-    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=1)
-    bettor = state.players[state.current_player()]
-    state.apply({"type": "speculate", "card": 7})
-    view = present(state)
-    assert view["drone"]["face_down"] == [bettor]
-    assert "7" not in json.dumps(view)
-    assert f"Speculation cards face down: {bettor}" in view["lines"]
-
-
 def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None:
     state = get_game(toy_game).new_game(["Ana", "Ben"], seed=0)
     state.apply({"type": "add", "n": 2})
@@ -69,42 +66,43 @@ def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None
     assert "to_act: 1" in view["lines"]
 
 
-def test_small_warehouse_shows_the_supply_seen_and_the_draw_pile_count_only() -> None:
-    state = get_game("small-warehouse").new_game(["Ana", "Ben"], deal="table")
-    for player, card in enumerate(["c01", "c02"]):
-        state.apply({"type": "reveal", "zone": "warehouse", "player": player, "card": card})
-    state.apply({"type": "reveal", "zone": "supply", "card": "c07"})
-    state.apply({"type": "reveal", "zone": "hand", "player": 0, "card": "c09"})
-    lines = present(state)["lines"]
-    assert lines == ["Supply: card c07, a card not seen yet, a card not seen yet",
-                     "Draw pile: 13 cards"]
+def _broken(state):
+    raise KeyError("box_fields")  # as when an engine renames what its presenter reads
 
 
-def test_removal_says_storage_and_helper_cards_in_words() -> None:
-    state = get_game("removal").new_game(["Ana", "Ben"], seed=4)
-    store = next(a for a in state.legal_actions() if a["type"] == "store" and not a["helpers"])
-    state.apply(store)
-    names = {piece["id"]: piece["name"] for piece in state.setup["catalogue"]["items"]}
-    assert present(state)["lines"] == [
-        "Round 1", f"Ana: the {names[store['item']]} in storage · helper cards 1, 2 and 3 left",
-        "Ben: storage empty · helper cards 1, 2 and 3 left"]
+def test_a_failing_presenter_is_logged_and_the_table_shows_the_generic_view_marked(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    failing = dataclasses.replace(game_record("moving-day"), presenter=_broken)
+    monkeypatch.setattr(games_package, "game_record", lambda name: failing)
+    state = played("moving-day", 2, 3)
+    with caplog.at_level(logging.ERROR, logger="packref.games"):
+        view = present(state, "t7")
+    assert view["boards"] == generic_view(state)["boards"]
+    assert view["problem"].startswith("Moving Day's own drawing failed")
+    [logged] = caplog.records
+    assert logged.exc_info is not None and logged.exc_info[0] is KeyError
+    assert "moving-day" in logged.getMessage() and "t7" in logged.getMessage()
 
 
-def test_the_drone_line_names_loaded_presents_once_seen() -> None:
-    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], deal="table")
-    state.apply({"type": "speculate", "card": 3})
-    state.apply({"type": "load"})
-    assert "On the drone: card 0's present" in present(state)["lines"]
-    state.apply({"type": "reveal", "zone": "present", "shop": 0, "present": "wood-2"})
-    assert "On the drone: wood-2" in present(state)["lines"]
+@pytest.fixture
+def table_t1(tmp_path: Path) -> Iterator[Station]:
+    """A station on a fresh SQLite file with one table, ``t1``."""
+    database = open_database(f"sqlite:///{tmp_path / 'station.sqlite3'}")
+    live = Station(EventStore(database, FixedClock()), Hub())
+    live.create_table("Table 1", "t1")
+    yield live
+    database.close()
 
 
-def test_pick_n_packers_says_the_round_and_past_rounds_in_words() -> None:
-    state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=4)
-    pilots = " and ".join(state.data["pilots"])
-    assert present(state)["lines"][0] == f"Round 1, bets being laid: {pilots} flying"
-    while not state.data.get("results"):
-        state.apply(state.legal_actions()[0])
-    ended = present(state)["lines"][2]
-    assert ended.startswith(f"Round 1: {pilots} reached shop card ")
-    assert "-" not in ended.split(", ")[-1]  # the ending in words, not its code
+def test_a_live_tables_failing_view_names_the_table_in_the_log_and_on_its_page(
+        table_t1: Station, caplog: pytest.LogCaptureFixture,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    station = table_t1
+    failing = dataclasses.replace(game_record("moving-day"), presenter=_broken)
+    monkeypatch.setattr(games_package, "game_record", lambda name: failing)
+    with caplog.at_level(logging.ERROR, logger="packref.games"):
+        station.start_game("t1", "moving-day", ["Ana", "Ben"], seed=4, options=None,
+                           author="organiser")
+        view = station.snapshot("t1")["game"]["view"]
+    assert view["problem"].startswith("Moving Day's own drawing failed")
+    assert any("t1" in entry.getMessage() for entry in caplog.records)

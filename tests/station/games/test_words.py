@@ -8,7 +8,7 @@ import pytest
 
 import station.games.words as words_module
 from rules import get_game
-from station.games.words import describe_action
+from station.games import describe_action
 
 
 def test_doctests() -> None:
@@ -30,15 +30,6 @@ def test_every_legal_action_has_words_of_its_own(game: str) -> None:
     said = [describe_action(state, action) for action in state.legal_actions()]
     assert len(said) > 1 and len(set(said)) == len(said)
     assert not any("{" in line for line in said)
-
-
-def test_small_warehouse_says_the_turn_in_degrees_and_the_card_taken_into_the_hand() -> None:
-    state = _played("small-warehouse", 3)
-    hand = next(a for a in state.legal_actions()
-                if a["source"] == "hand" and a["rotation"] == 90 and a.get("refill"))
-    said = describe_action(state, hand)
-    assert said.endswith(f"turned 90°, then took {hand['refill']} from the supply into the hand")
-    assert f"placed card {hand['card']} from the hand at " in said
 
 
 def test_a_speculation_card_laid_face_down_is_said_without_its_number() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rules import get_game
-from station.games.views import changed_cells, present
+from station.games import present
+from station.games.views import changed_cells
 from station.live.hub import Hub
 from station.live.station import Station
 from station.store import EventStore

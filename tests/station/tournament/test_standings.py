@@ -101,9 +101,10 @@ def test_a_corrected_result_re_derives_everything() -> None:
 
 def test_every_games_tie_breakers_name_a_real_game_and_real_criteria() -> None:
     from rules import game_names
-    from station.tournament.config import GAME_TIE_BREAKERS
+    from station.games import game_records
     from station.tournament.standings import check_tie_breakers
 
-    assert set(GAME_TIE_BREAKERS) == set(game_names())
-    for breakers in GAME_TIE_BREAKERS.values():
+    tie_breakers = {record.name: list(record.tie_breakers) for record in game_records()}
+    assert set(tie_breakers) == set(game_names())
+    for breakers in tie_breakers.values():
         assert check_tie_breakers(breakers) == breakers

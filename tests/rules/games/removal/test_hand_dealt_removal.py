@@ -29,7 +29,7 @@ from rules import IllegalAction, get_game
 from rules.catalogue import default_catalogue
 from rules.engine import REVEAL, State
 from rules.games.removal.referee import Referee
-from station.inputs.removal import truck_document
+from station.games.removal.truck import truck_document
 from station.jsonin import Node
 from vision.games.removal import footprint, read_truck
 from vision.stability import Stabilizer

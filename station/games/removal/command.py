@@ -1,4 +1,5 @@
-"""``packref removal truck FILE`` and ``packref removal placements FILE`` (docs/formats.md §4)."""
+"""``packref removal truck FILE`` and ``packref removal placements FILE`` (docs/formats.md §4):
+Removal's own command, added to ``packref`` by its record (:class:`station.games.GameCommand`)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from station.cli._output import emit
-from station.inputs.removal import placements_document, truck_document
+from station.games.removal.truck import placements_document, truck_document
 from station.jsonin import Node, load_json_file
+from station.output import emit
 
-ORDER = 30
+ORDER = 30  # its place in ``packref --help``, among the modules of ``station.cli``
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:

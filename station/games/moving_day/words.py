@@ -1,0 +1,35 @@
+"""Moving Day in words: a take in a sentence, a reveal in the picker."""
+
+from __future__ import annotations
+
+from rules import Action, State
+from station.games.words import actor, at, plain
+
+
+def describe(state: State, action: Action) -> str:
+    """"Ana took group 1: a red books box (weight 6) into the car at row 2, column 1"."""
+    who = actor(state)
+    if action["type"] != "take":
+        return f"{who}: {plain(action)}"
+    fields, boxes = state.setup["box_fields"], state.setup["boxes"]
+    placed = []
+    for box in action.get("boxes", []):
+        facts = dict(zip(fields, boxes.get(box["box"], []), strict=False))
+        what = f"a {facts.get('colour', '')} {facts.get('type', 'box')} box".replace("  ", " ")
+        weight = f" (weight {facts['weight']}{', fragile' if facts.get('fragile') else ''})" \
+            if "weight" in facts else ""
+        placed.append(f"{what}{weight} into the {box['vehicle']} at {at(box['row'], box['col'])}")
+    helper = f"; the helper rides in the {action['helper_vehicle']}" \
+        if action.get("helper_vehicle") else ""
+    return f"{who} took group {int(action['group']) + 1}: " + (
+        "; ".join(placed) or "nothing loaded") + helper
+
+
+def reveal_label(state: State, action: Action) -> str:
+    """``group 3 box: box-07``, ``group 3 helper: helper-13`` (groups counted from 1)."""
+    group = f"group {int(action['group']) + 1}"
+    if "box" in action:
+        return f"{group} box: {action['box']}"
+    if "helper" in action and "boxes" not in action:
+        return f"{group} helper: {action['helper']}"
+    return f"{group}: {', '.join(action.get('boxes', []))} + {action.get('helper')}"

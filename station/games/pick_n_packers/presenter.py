@@ -1,0 +1,45 @@
+"""Pick 'n Packers' drawing view: the drone challenge, the card reached, the rounds played."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules import State
+
+LEGEND = ("Nine shop cards, 0/9 then 1 to 8 · yellow card (and “card reached”): where the "
+          "drone got to · speculation cards stay face down until the round is scored")
+PHASE_WORDS = {"speculation": "bets being laid", "challenge": "the drone in the air"}
+ENDING_WORDS = {"home": "back home", "wrong-landing": "landed on the wrong card",
+                "touch": "a foul (touched)", "fall": "a present fell"}
+
+
+def view(state: State) -> dict[str, Any]:
+    """The drone challenge: shop cards 0-9, the card reached, past rounds with their bets,
+    and who has laid a speculation card this round (face down: not which card)."""
+    data = state.data
+    face_down = list(state.public_view()["speculations"])
+    played = len(data.get("results", []))
+    presents = data.get("present_cards") or []  # under each shop card; None: not yet seen
+    loaded = [presents[number] or f"card {number}'s present" for number in data["loaded"]]
+    now = ("The game is over" if data["phase"] == "over" else
+           f"Round {played + 1}, {PHASE_WORDS.get(data['phase'], data['phase'])}: "
+           f"{' and '.join(data['pilots']) or 'nobody'} flying")
+    lines = [now, f"On the drone: {', '.join(loaded) or 'nothing'}"]
+    if face_down:
+        lines.append(f"Speculation cards face down: {', '.join(face_down)}")
+    for index, result in enumerate(data.get("results", []), start=1):
+        ending = result.get("ending", "")
+        lines.append(f"Round {index}: {' and '.join(result['pilots'])} reached shop card "
+                     f"{result['reached']}, {ENDING_WORDS.get(ending, ending)}"
+                     f"{_bets(result.get('speculations', {}))}")
+    return {"boards": [], "lines": lines,
+            "drone": {"reached": data["reached"], "face_down": face_down,
+                      "pilots": list(data["pilots"])}}
+
+
+def _bets(speculations: Mapping[str, Any]) -> str:
+    """A scored round's speculation cards, turned up: "; bets: Cas on 4, Dee on 6"."""
+    if not speculations:
+        return ""
+    return "; bets: " + ", ".join(f"{player} on {card}" for player, card in speculations.items())

@@ -1,0 +1,64 @@
+"""Removal under the camera: a truck frame per player, tagged tiles laid in it; the kit's
+truck frames."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+from typing import Any
+
+from rules import State
+from rules.games.removal.referee import tag_square
+from rules.games.removal.truck import oriented_cells
+from station.games.camera import CameraLayout, one_mat_each
+from station.games.record import MatPlan
+from vision.games.removal import read_truck
+
+NAME = "removal"
+roles = partial(one_mat_each, NAME)  # player n in the kit's n-th truck frame
+
+
+class TruckReader:
+    """Each player's truck, read as an observation of its own."""
+
+    def __init__(self, layout: CameraLayout) -> None:
+        self.layout = layout
+
+    def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
+        layout = self.layout
+        found = {mat["id"]: mat for mat in mats}
+        return {f"truck:{player}": {"kind": "truck", "player": player,
+                                    **read_truck(found.get(mat_id, {"found": False}),
+                                                 layout.tags, layout.shapes)}
+                for player, mat_id in layout.roles.items()}
+
+
+def extend(layout: CameraLayout, catalogue: Mapping[str, Any]) -> None:
+    """The reader tells a tile's place from its tag and its shape."""
+    layout.shapes = {item["id"]: list(item["shape"]) for kind in ("items", "boxes")
+                     for item in catalogue.get(kind, [])}
+
+
+def lay(layout: CameraLayout, state: State, contents: dict[int, Any],
+        tags: dict[tuple[str, str], int]) -> None:
+    """Each tile's squares and its tag in its player's truck (for the demo's renderer)."""
+    for player, mat_id in layout.roles.items():
+        content = contents[mat_id]
+        for placed in state.data["players"][state.players.index(player)]["truck"]:
+            shape = layout.shapes[placed["item"]]
+            cells = [(placed["row"] + r, placed["col"] + c) for r, c in
+                     oriented_cells(tuple(shape), placed["rotation"], placed["flip"])]
+            square = tag_square(shape, placed["row"], placed["col"], placed["rotation"],
+                                placed["flip"])
+            face = "back" if placed["flip"] and (placed["item"], "back") in tags else "front"
+            content.tags = [tag for tag in content.tags if (tag[1], tag[2]) not in cells]
+            content.place_piece(cells, (tags[(placed["item"], face)], *square,
+                                        placed["rotation"]), tags[(placed["item"], "front")])
+
+
+def mats(catalogues: Mapping[str, Any], per_game: int, sizes: Mapping[str, float]
+         ) -> list[MatPlan]:
+    """A frame around each truck board of the catalogue."""
+    return [MatPlan(f"truck {number}", len(layout), len(layout[0]), "tags", sizes["truck"],
+                    frame=True)
+            for number, layout in enumerate(catalogues[NAME]["trucks"][:per_game], start=1)]

@@ -1,0 +1,30 @@
+"""Small Warehouse in words: a card placed in a sentence, a reveal in the picker."""
+
+from __future__ import annotations
+
+from rules import Action, State
+from station.games.words import actor, at, plain
+
+
+def describe(state: State, action: Action) -> str:
+    """"Ana placed card c20 from the supply at row 2, column 2, turned 90°"; from the hand,
+    the supply card taken into the hand is named too."""
+    who = actor(state)
+    if action["type"] != "place":
+        return f"{who}: {plain(action)}"
+    source = {"supply": "from the supply", "hand": "from the hand"}.get(
+        str(action.get("source")), f"from {action.get('source')}")
+    turned = f", turned {int(action['rotation'])}°" if action.get("rotation") else ""  # degrees
+    refill = f", then took {action['refill']} from the supply into the hand" \
+        if action.get("refill") else ""
+    return f"{who} placed card {action.get('card')} {source} at " \
+        f"{at(action['row'], action['col'])}{turned}{refill}"
+
+
+def reveal_label(state: State, action: Action) -> str:
+    """``supply: c07``, ``Ana's starting card: c07``, ``Ben's hand: c07``."""
+    zone, card = action.get("zone"), action.get("card")
+    if zone == "supply":
+        return f"supply: {card}"
+    player = state.players[action["player"]]
+    return f"{player}'s {'starting card' if zone == 'warehouse' else zone}: {card}"
