@@ -439,6 +439,12 @@ class MovingDayState(State):
         return MappingProxyType({box: BoxFacts(*values)
                                  for box, values in self.setup["boxes"].items()})
 
+    def facts_of_box(self, box: str) -> BoxFacts | None:
+        """Box ``box`` of the copy (None: the copy has no such box), without the whole copy's
+        facts: words call this once per legal action."""
+        values = self.setup["boxes"].get(box)
+        return None if values is None else BoxFacts(*values)
+
     def vehicle_names(self) -> tuple[str, ...]:
         """The names of the vehicles every player owns, in their order."""
         return tuple(self.fleet.names)

@@ -2,6 +2,7 @@
 
 :class:`~rules.games.moving_day.engine.MovingDayState` hands these out
 (:meth:`~rules.games.moving_day.engine.MovingDayState.box_facts`,
+:meth:`~rules.games.moving_day.engine.MovingDayState.facts_of_box`,
 :meth:`~rules.games.moving_day.engine.MovingDayState.vehicles`), so that a presenter
 never indexes the engine's JSON.
 """

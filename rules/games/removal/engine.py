@@ -438,6 +438,12 @@ class RemovalState(DealtHouse, State):
         return MappingProxyType({tile: TileFacts(entry.get("name"), tuple(entry["shape"]))
                                  for tile, entry in self.entries.items()})
 
+    def facts_of_tile(self, tile: str) -> TileFacts | None:
+        """Item or box ``tile`` of the copy (None: the copy has no such tile), without the
+        whole copy's facts: words call this once per legal action."""
+        entry = self.entries.get(tile)
+        return None if entry is None else TileFacts(entry.get("name"), tuple(entry["shape"]))
+
     def truck_layout(self, player: int) -> tuple[str, ...]:
         """The rows of player ``player``'s truck board (``.`` a space, ``#`` none, ``-`` a
         space that costs a point while it shows)."""

@@ -2,6 +2,7 @@
 
 :class:`~rules.games.removal.engine.RemovalState` hands these out
 (:meth:`~rules.games.removal.engine.RemovalState.tile_facts`,
+:meth:`~rules.games.removal.engine.RemovalState.facts_of_tile`,
 :meth:`~rules.games.removal.engine.RemovalState.player_view`), so that a presenter never
 indexes the engine's JSON.
 """

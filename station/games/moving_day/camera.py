@@ -4,9 +4,10 @@ them; the kit's vehicle mats."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from rules import State
+from rules.games.moving_day import MovingDayState
 from station.games.camera import CameraError, CameraLayout
 from station.games.record import MatPlan
 from vision.games.moving_day import read_vehicles
@@ -41,12 +42,11 @@ class VehicleReader:
 def lay(layout: CameraLayout, state: State, contents: dict[int, Any],
         tags: dict[tuple[str, str], int]) -> None:
     """Each loaded box's tag on its cell of its vehicle's mat (for the demo's renderer)."""
-    names = [vehicle["name"] for vehicle in state.setup["vehicles"]]
+    moving_day = cast(MovingDayState, state)  # laid by Moving Day's camera wiring only
     for player, owned in layout.roles.items():
-        vehicles = state.data["players"][state.players.index(player)]["vehicles"]
-        for name, vehicle in zip(names, vehicles, strict=True):
-            content = contents[owned[name]]
-            for row, line in enumerate(vehicle["grid"]):
+        for vehicle in moving_day.vehicles(state.players.index(player)):
+            content = contents[owned[vehicle.name]]
+            for row, line in enumerate(vehicle.grid):
                 for col, box in enumerate(line):
                     if box is not None:
                         tag = tags[(box, "front")]

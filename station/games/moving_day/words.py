@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules import Action, State
+from rules.games.moving_day import MovingDayState
 from station.games.words import actor, at, plain
 
 
@@ -11,13 +14,14 @@ def describe(state: State, action: Action) -> str:
     who = actor(state)
     if action["type"] != "take":
         return f"{who}: {plain(action)}"
-    fields, boxes = state.setup["box_fields"], state.setup["boxes"]
+    moving_day = cast(MovingDayState, state)  # these words are Moving Day's record's
     placed = []
     for box in action.get("boxes", []):
-        facts = dict(zip(fields, boxes.get(box["box"], []), strict=False))
-        what = f"a {facts.get('colour', '')} {facts.get('type', 'box')} box".replace("  ", " ")
-        weight = f" (weight {facts['weight']}{', fragile' if facts.get('fragile') else ''})" \
-            if "weight" in facts else ""
+        facts = moving_day.facts_of_box(box["box"])  # None: a box the copy does not have
+        colour, kind = (facts.colour, facts.type) if facts else ("", "box")
+        what = f"a {colour} {kind} box".replace("  ", " ")
+        weight = f" (weight {facts.weight}{', fragile' if facts.fragile else ''})" \
+            if facts else ""
         placed.append(f"{what}{weight} into the {box['vehicle']} at {at(box['row'], box['col'])}")
     helper = f"; the helper rides in the {action['helper_vehicle']}" \
         if action.get("helper_vehicle") else ""

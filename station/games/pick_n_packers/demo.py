@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from rules import Action, State
+from rules.games.pick_n_packers import PickNPackersState
 
 SKILL = 0.92  # how often the demo's pilots take the good move
 
 
 def skilful_pilots(state: State, actions: list[Action], rng: random.Random) -> Action:
     """Pilots who mostly load, and mostly fly to the next card."""
-    if state.data.get("phase") == "challenge":
-        wanted = [{"type": "load"},
-                  {"type": "land", "card": (state.data.get("reached", 0) + 1) % 9}]
+    game = cast(PickNPackersState, state)  # the policy of Pick 'n Packers' demo only
+    if game.phase == "challenge":
+        wanted = [{"type": "load"}, {"type": "land", "card": (game.reached + 1) % 9}]
         good = [action for action in actions if action in wanted]
         if good and rng.random() < SKILL:
             return good[0]

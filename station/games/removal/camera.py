@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from rules import State
+from rules.games.removal import RemovalState
 from rules.games.removal.referee import tag_square
 from rules.games.removal.truck import oriented_cells
 from station.games.camera import CameraLayout, one_mat_each
@@ -42,18 +43,18 @@ def extend(layout: CameraLayout, catalogue: Mapping[str, Any]) -> None:
 def lay(layout: CameraLayout, state: State, contents: dict[int, Any],
         tags: dict[tuple[str, str], int]) -> None:
     """Each tile's squares and its tag in its player's truck (for the demo's renderer)."""
+    removal = cast(RemovalState, state)  # laid by Removal's camera wiring only
     for player, mat_id in layout.roles.items():
         content = contents[mat_id]
-        for placed in state.data["players"][state.players.index(player)]["truck"]:
-            shape = layout.shapes[placed["item"]]
-            cells = [(placed["row"] + r, placed["col"] + c) for r, c in
-                     oriented_cells(tuple(shape), placed["rotation"], placed["flip"])]
-            square = tag_square(shape, placed["row"], placed["col"], placed["rotation"],
-                                placed["flip"])
-            face = "back" if placed["flip"] and (placed["item"], "back") in tags else "front"
+        for placed in removal.player_view(state.players.index(player)).truck:
+            shape = layout.shapes[placed.item]
+            cells = [(placed.row + r, placed.col + c) for r, c in
+                     oriented_cells(tuple(shape), placed.rotation, placed.flip)]
+            square = tag_square(shape, placed.row, placed.col, placed.rotation, placed.flip)
+            face = "back" if placed.flip and (placed.item, "back") in tags else "front"
             content.tags = [tag for tag in content.tags if (tag[1], tag[2]) not in cells]
-            content.place_piece(cells, (tags[(placed["item"], face)], *square,
-                                        placed["rotation"]), tags[(placed["item"], "front")])
+            content.place_piece(cells, (tags[(placed.item, face)], *square, placed.rotation),
+                                tags[(placed.item, "front")])
 
 
 def mats(catalogues: Mapping[str, Any], per_game: int, sizes: Mapping[str, float]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from rules import State
+from rules.games.removal import RemovalState
 from rules.games.removal.truck import shape_cells, transform
 from station.games.views import Cell, cell
 
@@ -14,26 +16,23 @@ LEGEND = ("Each tile is an item, named on it · dark square: no space in the tru
 
 def view(state: State) -> dict[str, Any]:
     """Each truck: tiles by item, damage marked, visible "−1" squares marked."""
-    catalogue = state.setup["catalogue"]
-    shapes = {item["id"]: item for item in catalogue["items"] + catalogue.get("boxes", [])}
-    layouts = catalogue["trucks"]
+    removal = cast(RemovalState, state)  # this presenter is Removal's record's
+    tiles = removal.tile_facts()
+    names = {tile: tile if facts.name is None else facts.name for tile, facts in tiles.items()}
+    sides = [removal.player_view(index) for index in range(len(state.players))]
     boards = []
-    for index, (player, data) in enumerate(zip(state.players, state.data["players"], strict=True)):
-        layout = layouts[index % len(layouts)]
+    for index, (player, side) in enumerate(zip(state.players, sides, strict=True)):
         rows: list[list[Cell]] = [
             [cell("−1", "", "minus") if char == "-" else cell("", "", "wall") if char == "#"
-             else None for char in line] for line in layout]
-        for tile in data["truck"]:
-            item = shapes[tile["item"]]
-            for r, c in transform(shape_cells(item["shape"]), tile["rotation"], tile["flip"]):
-                rows[tile["row"] + r][tile["col"] + c] = cell(
-                    item.get("name", tile["item"])[:3], tile["item"],
-                    "damaged" if tile.get("damaged") else "")
-        boards.append({"title": f"{player}'s truck (track {data['track']})", "rows": rows})
-    names = {piece_id: item.get("name", piece_id) for piece_id, item in shapes.items()}
-    lines = [f"Round {state.data.get('round')}"] + [
-        f"{player}: {_storage_words(data['storage'], names)} · {_helper_words(data['helpers'])}"
-        for player, data in zip(state.players, state.data["players"], strict=True)]
+             else None for char in line] for line in removal.truck_layout(index)]
+        for tile in side.truck:
+            for r, c in transform(shape_cells(tiles[tile.item].shape), tile.rotation, tile.flip):
+                rows[tile.row + r][tile.col + c] = cell(
+                    names[tile.item][:3], tile.item, "damaged" if tile.damaged else "")
+        boards.append({"title": f"{player}'s truck (track {side.track})", "rows": rows})
+    lines = [f"Round {removal.round_number()}"] + [
+        f"{player}: {_storage_words(side.storage, names)} · {_helper_words(side.helpers)}"
+        for player, side in zip(state.players, sides, strict=True)]
     return {"boards": boards, "lines": lines}
 
 
@@ -42,7 +41,7 @@ def _storage_words(stored: str | None, names: dict[str, str]) -> str:
     return f"the {names.get(stored, stored)} in storage" if stored else "storage empty"
 
 
-def _helper_words(helpers: list[int]) -> str:
+def _helper_words(helpers: Sequence[int]) -> str:
     """``helper cards 1 and 3 left``, ``helper card 2 left``, ``no helper card left``."""
     cards = [str(card) for card in helpers]
     if not cards:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from rules import Action, State
+from rules.games.removal import RemovalState
 from station.games.words import actor, at, plain
 
 
 def describe(state: State, action: Action) -> str:
     """"Ben loaded the piano at row 2, column 3", "Ana stored the lamp", ... (``state`` before)."""
     who, kind = actor(state), action["type"]
-    catalogue = state.setup["catalogue"]
-    names = {piece["id"]: piece["name"] for piece in [*catalogue["items"], *catalogue["boxes"]]}
-    item = names.get(action.get("item", ""), action.get("item", "an item"))
+    facts = cast(RemovalState, state).facts_of_tile(action.get("item", ""))
+    item = action.get("item", "an item") if facts is None or facts.name is None else facts.name
     turned = (f", turned {int(action['rotation'])}°" if action.get("rotation") else "") + (
         ", flipped" if action.get("flip") else "")  # rotation in degrees, as the engine has it
     helpers = [str(card) for card in action.get("helpers") or []]
@@ -35,10 +37,8 @@ def reveal_label(state: State, action: Action) -> str:
     if zone == "keepsakes":
         return f"keepsake {int(action['slot']) + 1}: {action['keepsake']}"
     item = str(action.get("item"))
-    catalogue = state.setup.get("catalogue") or {}
-    names = {entry["id"]: entry.get("name") for key in ("items", "boxes")
-             for entry in catalogue.get(key, [])}
-    shown = f"{item} ({names[item]})" if names.get(item) else item
+    facts = cast(RemovalState, state).facts_of_tile(item)  # these words are Removal's record's
+    shown = f"{item} ({facts.name})" if facts and facts.name else item
     if zone == "house":
         return f"house row {int(action['row']) + 1}, col {int(action['col']) + 1}: {shown}"
     return f"waiting {int(action['slot']) + 1}: {shown}"

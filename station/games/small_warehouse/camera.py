@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from rules import State
+from rules.games.small_warehouse import SmallWarehouseState
 from station.games.camera import CameraLayout, one_mat_each
 from station.games.record import MatPlan
 from vision.games.small_warehouse import read_warehouses
@@ -32,8 +33,9 @@ class WarehouseReader:
 def lay(layout: CameraLayout, state: State, contents: dict[int, Any],
         tags: dict[tuple[str, str], int]) -> None:
     """Each warehouse's squares on its player's mat (for the demo's renderer)."""
+    warehouse = cast(SmallWarehouseState, state)  # laid by Small Warehouse's camera wiring only
     for player, mat_id in layout.roles.items():
-        contents[mat_id].cells = list(state.data["grids"][state.players.index(player)])
+        contents[mat_id].cells = list(warehouse.grid(state.players.index(player)))
 
 
 def mats(catalogues: Mapping[str, Any], per_game: int, sizes: Mapping[str, float]

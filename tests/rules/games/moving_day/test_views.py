@@ -59,3 +59,12 @@ def test_the_views_are_read_only_copies() -> None:
     state.apply(random.Random(1).choice(state.legal_actions()))
     assert vehicle == VehicleView(vehicle.name, vehicle.layout, vehicle.grid, vehicle.helpers)
     assert before != state.to_json()  # the view kept its own values, the game moved on
+
+
+def test_facts_of_one_box_are_its_entry_of_box_facts() -> None:
+    state = _played(0)
+    facts = state.box_facts()
+    assert all(state.facts_of_box(box) == facts[box] for box in facts)
+    assert state.facts_of_box("no-such-box") is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.facts_of_box("box-07").weight = 9  # type: ignore[union-attr,misc]

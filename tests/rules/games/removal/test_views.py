@@ -49,3 +49,12 @@ def test_each_players_side_of_the_table() -> None:
     assert any(state.player_view(index).truck for index in range(3))
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.player_view(0).track = 99  # type: ignore[misc]
+
+
+def test_facts_of_one_tile_are_its_entry_of_tile_facts() -> None:
+    state = _played(0)
+    facts = state.tile_facts()
+    assert all(state.facts_of_tile(tile) == facts[tile] for tile in facts)
+    assert state.facts_of_tile("no-such-tile") is None and state.facts_of_tile("") is None
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.facts_of_tile("I01").name = "sofa"  # type: ignore[union-attr,misc]
