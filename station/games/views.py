@@ -74,10 +74,13 @@ def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
 
 
 def generic_view(state: State) -> dict[str, Any]:
-    """Every grid found in the state, titled by where it was found."""
+    """Every grid found in the state as the table sees it (:meth:`State.public_view`: a
+    failing presenter's fallback is served to everyone, so no hand or pile order), titled
+    by where it was found."""
+    seen = state.public_view()
     boards = [{"title": path, "rows": _grid_rows(grid)}
-              for path, grid in _walk(state.data, "")][:MAX_BOARDS]
-    lines = [f"{key}: {value}" for key, value in state.data.items()
+              for path, grid in _walk(seen, "")][:MAX_BOARDS]
+    lines = [f"{key}: {value}" for key, value in seen.items()
              if isinstance(value, int | str | bool) and not isinstance(value, dict)]
     return {"boards": boards, "lines": lines[:12]}
 

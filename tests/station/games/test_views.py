@@ -66,6 +66,18 @@ def test_any_other_game_gets_the_grids_found_in_its_state(toy_game: str) -> None
     assert "to_act: 1" in view["lines"]
 
 
+def test_the_generic_view_shows_no_hidden_hand_or_pile() -> None:
+    """The fallback is served to everyone: it draws the public view, not the engine's data
+    (which holds each player's hand)."""
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=1)
+    hands = {card for hand in state.data["hands"] for card in hand}
+    view = generic_view(state)
+    drawn = {cell["t"] for board in view["boards"] for row in board["rows"] for cell in row
+             if cell}
+    assert hands and not drawn & hands
+    assert not any(card in str(view) for card in hands)
+
+
 def _broken(state):
     raise KeyError("box_fields")  # as when an engine renames what its presenter reads
 
