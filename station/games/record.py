@@ -104,7 +104,8 @@ class DroneReadings(Protocol):
 class MatPlan:
     """One mat of the printable kit a game needs (``vision.kit.MatRequest`` without the game,
     which its record names): what it is for, its grid, kind and cell side in mm; ``frame``
-    for a frame around a game board (the grid is a window to cut out)."""
+    for a frame around a game board (the grid is a window to cut out). A plain value of its
+    own because ``vision.kit`` loads numpy, which a game's import never needs."""
 
     label: str
     rows: int
