@@ -168,6 +168,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     default_options: ClassVar[dict[str, Any]] = {}
     advice_tuning: ClassVar[AdviceTuning] = AdviceTuning()
+    #: Properties of components the table cannot see until the game is over, by the key the
+    #: components are listed under in the setup and the catalogue (Removal: ``{"boxes":
+    #: ("value",)}``, a box's back side). :mod:`rules.public` hides them from the public.
+    secret_properties: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def options_with_defaults(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         merged = dict(self.default_options)
@@ -345,6 +349,20 @@ class State(ABC):
     def public_action(self, action: Action) -> Action:
         """``action`` as the whole table sees it (a card laid face down hides its face); JSON."""
         return json_copy(action)
+
+    def public_choice(self, action: Action) -> Action:
+        """``action`` not made yet (a legal move, a refused one) as the whole table may see
+        it: what :meth:`public_action` hides, and what a player would only show by making it
+        (a card still in a hand); JSON."""
+        return self.public_action(action)
+
+    def public_reason(self, action: Action, reason: str) -> str:
+        """The engine's ``reason`` for refusing ``action``, as the whole table may read it:
+        a refusal of a move that involves what the table cannot see names no reason (the
+        reason could name the hidden card)."""
+        if self.public_choice(action) != action:
+            return "refused: it involves what the table cannot see (the organiser sees why)"
+        return reason
 
     def check_reveal(self, action: Action) -> None:
         """Raise :class:`IllegalAction` unless ``action`` is one of :meth:`chance_outcomes`."""

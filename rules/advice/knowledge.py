@@ -8,8 +8,10 @@ draw is a reveal the advisor makes itself from the components not yet seen.
 A hidden part of the position is known to one player when it is a list with one entry
 per player (a hand: entry ``player`` is that player's own) or a mapping keyed by player
 names (the player's own entry). Anything else hidden stays as the table sees it: choices
-laid face down (Pick 'n Packers' speculation cards) are guessed afresh for every playout
-(:func:`deal_face_down`, the game's own guess), never read.
+laid face down (Pick 'n Packers' speculation cards) and secret properties (a Removal box's
+value: the setup holds the copy's values in a fixed order, :func:`rules.public.public_setup`)
+are guessed afresh for every playout (:func:`deal_face_down`, the game's own guess), never
+read.
 
 :func:`public_document` goes one step further for a process that must not even hold the
 hidden components: the game as the whole table sees it, with a setup that holds no order.
@@ -18,12 +20,12 @@ hidden components: the game as the whole table sees it, with a setup that holds 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from typing import Any
 
 from rules.advice.config import MAX_REVEALS
 from rules.engine import State, json_copy
 from rules.playout import random_reveal
+from rules.public import public_setup
 
 
 def has_chance_api(state: State) -> bool:
@@ -53,7 +55,7 @@ def information_set(state: State, player: int | None) -> State:
             if own in value:
                 hidden[own] = json_copy(value[own])
     document = state.to_json()
-    document["setup"]["deal"] = "table"
+    document["setup"] = public_setup(state, canonical=True)
     document["state"] = view
     document["log"] = []
     known = state.game.from_json(document)
@@ -61,11 +63,11 @@ def information_set(state: State, player: int | None) -> State:
     return known
 
 
-def public_document(state: State, catalogue: Mapping[str, Any] | None = None
-                    ) -> dict[str, Any]:
+def public_document(state: State) -> dict[str, Any]:
     """``state`` as the whole table sees it, as a JSON game document: dealt by hand, the
     position's :meth:`~rules.engine.State.public_view`, no log, and the setup of a game dealt
-    by hand (the components of ``catalogue``, default the game's own: no seeded order).
+    by hand (:func:`rules.public.public_setup`: the copy's components, no seeded order, each
+    secret property dealt in a fixed order that depends only on the copy's values).
 
     Hand it to a process that must not hold what nobody at the table has seen; a game
     without chance outcomes is sent whole (it could not be re-dealt).
@@ -79,9 +81,8 @@ def public_document(state: State, catalogue: Mapping[str, Any] | None = None
     document = state.to_json()
     if not has_chance_api(state):
         return document
-    setup = state.game.make_table_setup(list(state.players), dict(state.options), catalogue)
-    setup["deal"] = "table"
-    return document | {"setup": setup, "log": [], "state": state.public_view()}
+    return document | {"setup": public_setup(state, canonical=True), "log": [],
+                       "state": state.public_view()}
 
 
 def deal_face_down(state: State, rng: random.Random) -> None:

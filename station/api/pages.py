@@ -17,7 +17,7 @@ from fastapi.templating import Jinja2Templates
 from station.api.deps import OrganiserReadDep, ServicesDep, SessionDep, StationDep
 from station.games import describe_action, game_records
 from station.live.advisor import public_message
-from station.live.table import public_legal_actions
+from station.live.public import public_legal_actions
 from station.tournament import service
 
 LEGAL_CHOICES = 300  # the most legal actions offered in the correction picker

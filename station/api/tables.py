@@ -35,7 +35,8 @@ from station.copies import checked_copy
 from station.games import labelled_outcomes
 from station.jsonin import Node
 from station.live.advisor import public_message
-from station.live.table import TableRefusal, chance_summary, public_legal_actions
+from station.live.public import public_legal_actions
+from station.live.table import TableRefusal, chance_summary
 from station.store.models import INTEGER_MAX
 
 router = APIRouter(prefix="/api", tags=["tables"])

@@ -183,7 +183,7 @@ class LiveAdvisor:
             return
         current = live.current
         assert current is not None
-        document = public_document(current.state, current.catalogue)
+        document = public_document(current.state)
         if self._executor is None:
             self._executor = worker_pool(self.settings.workers)
         try:

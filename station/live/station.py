@@ -16,7 +16,8 @@ from typing import Any
 
 from rules import Action, IllegalAction, State
 from station.live.hub import Hub
-from station.live.table import LiveTable, game_start_state, public_entry
+from station.live.public import public_entry
+from station.live.table import LiveTable, game_start_state
 from station.store import Event, EventStore, StoreConflict
 from station.store.clock import epoch_seconds
 from station.store.events import slugify, valid_id

@@ -28,7 +28,6 @@ always what a replay gives.
 from __future__ import annotations
 
 import contextlib
-import json
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -38,12 +37,13 @@ from rules import Action, Game, IllegalAction, State, get_game
 from station.games import describe_event, present
 from station.games.views import changed_cells
 from station.games.words import actor
+from station.live.public import public_entry
 from station.live.translators import TableTranslator
 from station.store import Event, TableInfo
 
 RECENT_EVENTS = 30
 KEPT_READINGS = 120
-PAST_GAME_FIELDS = ("seq", "name", "players", "seed", "over", "actions", "scores", "winners")
+PAST_GAME_FIELDS = ("seq", "name", "players", "over", "actions", "scores", "winners")
 
 
 def _reason(error: Exception, where: str) -> str:
@@ -51,37 +51,6 @@ def _reason(error: Exception, where: str) -> str:
     if isinstance(error, IllegalAction):
         return error.reason
     return f"the {where} could not read this ({type(error).__name__}: {error})"
-
-
-def public_entry(state: State, entry: dict[str, Any]) -> dict[str, Any]:
-    """An event, flag or observation entry of ``state``'s game with its actions as the
-    whole table sees them (:meth:`~rules.State.public_action`: a card laid face down
-    shows no face)."""
-    shown = dict(entry)
-    if isinstance(shown.get("action"), dict):
-        shown["action"] = state.public_action(shown["action"])
-    observation = shown.get("observation")
-    if isinstance(observation, dict) and isinstance(observation.get("action"), dict):
-        shown["observation"] = {**observation,
-                                "action": state.public_action(observation["action"])}
-    return shown
-
-
-def public_legal_actions(state: State) -> list[Action]:
-    """The legal actions now as the whole table may see them: each as
-    :meth:`~rules.State.public_action` shows it, once. A Pick 'n Packers speculator's
-    cards are one face-down speculation, so the list does not tell which cards are gone.
-
-    >>> from rules import get_game
-    >>> state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=1)
-    >>> len(state.legal_actions()), public_legal_actions(state)
-    (10, [{'type': 'speculate', 'card': None}])
-    """
-    shown: dict[str, Action] = {}
-    for action in state.legal_actions():
-        public = state.public_action(action)
-        shown.setdefault(json.dumps(public, sort_keys=True), public)
-    return list(shown.values())
 
 
 def game_start_state(payload: Mapping[str, Any]) -> tuple[Game, State]:
@@ -119,6 +88,7 @@ class CurrentGame:
     table: str = ""  # the table's id, named in the log when the game's view fails
 
     def summary(self) -> dict[str, Any]:
+        """The game as the table sees it (no seed: it would deal every hidden card again)."""
         state = self.state
         over = state.is_over()
         view = present(state, self.table)
@@ -126,7 +96,6 @@ class CurrentGame:
             "seq": self.seq,
             "name": self.game.name,
             "players": list(state.players),
-            "seed": self.seed,
             "options": dict(state.options),
             "over": over,
             "current_player": None if over else state.current_player(),
@@ -269,8 +238,10 @@ class LiveTable:
     def absorb(self, event: Event, replaying: bool = False) -> None:
         """Move the view on by one stored event."""
         self.last_seq = event.seq
-        text = describe_event(None if self.current is None else self.current.state,
-                              event.kind, event.payload)  # before: who acted is to act
+        state = None if self.current is None else self.current.state
+        shown = public_entry(state, {"kind": event.kind, **event.payload})
+        text = describe_event(state, event.kind, shown)  # before: who acted is to act; words
+        # are the public's (a flag's reason, a card from a hand)
         mover = None if self.current is None else actor(self.current.state)
         handler = getattr(self, f"_on_{event.kind}", None)
         if handler is None:

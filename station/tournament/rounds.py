@@ -7,6 +7,7 @@ Every function takes an open session (one transaction) like :mod:`.service`.
 from __future__ import annotations
 
 import itertools
+import secrets
 import zlib
 from collections import Counter
 from collections.abc import Sequence
@@ -128,7 +129,7 @@ def pair_next_round(session: Session, station: Station | None, tournament_id: st
     for players, table in zip(paired.groups, paired.tables, strict=True):
         game_seq = None
         if table is not None and station is not None:
-            seed = zlib.crc32(f"{tournament_id}:{number}:{table}".encode())
+            seed = secrets.randbelow(2**31)  # nobody may work the deal out beforehand
             game_seq = station.start_game(table, game, players, seed, None, author)[0].seq
         rows.append(MatchRow(tournament_id=tournament_id, round=number, players=players,
                              table_id=table, game_seq=game_seq))

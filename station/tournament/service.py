@@ -6,6 +6,7 @@ leaves nothing half-written) and returns plain JSON-ready values.
 
 from __future__ import annotations
 
+import secrets
 import zlib
 from collections.abc import Sequence
 from typing import Any
@@ -178,7 +179,8 @@ def start_match(session: Session, station: Station, tournament_id: str, match_id
         raise TournamentRefusal("this game has no table; enter its result by hand")
     if match.result is not None or match.game_seq is not None:
         raise TournamentRefusal("this game has already been played or started")
-    seed = seed if seed is not None else zlib.crc32(f"{tournament_id}:{match_id}".encode())
+    # Unpredictable: a seed anyone can work out deals the game to anyone before it starts.
+    seed = seed if seed is not None else secrets.randbelow(2**31)
     events = station.start_game(match.table_id, game, list(match.players), seed, options, author)
     match.game_seq = events[0].seq
     return {"id": match.id, "table": match.table_id, "game_seq": match.game_seq, "seed": seed}

@@ -16,11 +16,24 @@ Example::
 from __future__ import annotations
 
 import copy
+import random
 from dataclasses import dataclass
 
 from rules.advice.heuristics import Evaluator
 from rules.engine import State
 from rules.games.removal.truck import TileSpec, Truck
+
+
+def guess_box_values(state: State, rng: random.Random) -> None:
+    """Removal: the boxes' secret values dealt out afresh among the boxes (in place), so a
+    playout never leans on which box has which value (the rulebook: nobody looks at them
+    before the final scoring); the copy's values stay the same values."""
+    entries = state.entries  # type: ignore[attr-defined]  # RemovalState's components by id
+    boxes = sorted(tile for tile, entry in entries.items() if "value" in entry)
+    values = [entries[tile]["value"] for tile in boxes]
+    rng.shuffle(values)
+    for tile, value in zip(boxes, values, strict=True):
+        entries[tile] = {**entries[tile], "value": value}
 
 
 class RemovalEvaluator(Evaluator):

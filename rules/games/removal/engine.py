@@ -52,7 +52,7 @@ from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
 from rules.engine import REVEAL, Action, AdviceTuning, Game, PlayerScore, State, require
-from rules.games.removal.advice import RemovalEvaluator
+from rules.games.removal.advice import RemovalEvaluator, guess_box_values
 from rules.games.removal.deal import KEEPSAKES, NO_AREA, UNKNOWN, DealtHouse
 from rules.games.removal.scoring import FinalHand, Transported, final_parts, winners
 from rules.games.removal.truck import (
@@ -94,7 +94,10 @@ class RemovalGame(Game):
     max_players = 4
     default_options: ClassVar[dict[str, Any]] = {"keepsakes": False, "empty_truck_drives": False,
                                                  "last_item_extra_action": False}
-    advice_tuning = AdviceTuning(root_screen=60, rollout_sample=2, evaluator=RemovalEvaluator())
+    advice_tuning = AdviceTuning(root_screen=60, rollout_sample=2, evaluator=RemovalEvaluator(),
+                                 guess_face_down=guess_box_values)
+    # "These back sides are secret and cannot be looked at until the final scoring!"
+    secret_properties: ClassVar[dict[str, tuple[str, ...]]] = {"boxes": ("value",)}
 
     @property
     def state_class(self) -> type[State]:

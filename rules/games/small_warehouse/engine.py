@@ -416,6 +416,26 @@ class SmallWarehouseState(State):
         view["hands"] = [[None] * len(hand) for hand in view["hands"]]
         return view
 
+    def public_action(self, action: Action) -> Action:
+        """A card dealt into a hand as the table sees it: a card, not which one.
+
+        >>> from rules import get_game
+        >>> state = get_game("small-warehouse").new_game(["Ana", "Ben"], deal="table")
+        >>> state.public_action({"type": "reveal", "zone": "hand", "player": 1, "card": "c07"})
+        {'type': 'reveal', 'zone': 'hand', 'player': 1, 'card': None}
+        """
+        if isinstance(action, dict) and action.get("type") == REVEAL \
+                and action.get("zone") == "hand":
+            return {**json_copy(action), "card": None}
+        return super().public_action(action)
+
+    def public_choice(self, action: Action) -> Action:
+        """A move from the hand not made yet hides its card (it is shown when it is laid)."""
+        if isinstance(action, dict) and action.get("type") == "place" \
+                and action.get("source") == "hand":
+            return {**json_copy(action), "card": None}
+        return self.public_action(action)
+
     def check_reveal(self, action: Action) -> None:
         """A reveal must be a legal outcome; a player is a whole number (not ``true``)."""
         player = action.get("player", 0)

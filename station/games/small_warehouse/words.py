@@ -17,13 +17,14 @@ def describe(state: State, action: Action) -> str:
     turned = f", turned {int(action['rotation'])}°" if action.get("rotation") else ""  # degrees
     refill = f", then took {action['refill']} from the supply into the hand" \
         if action.get("refill") else ""
-    return f"{who} placed card {action.get('card')} {source} at " \
-        f"{at(action['row'], action['col'])}{turned}{refill}"
+    card = "a card" if action.get("card") is None else f"card {action['card']}"  # face down
+    return f"{who} placed {card} {source} at {at(action['row'], action['col'])}{turned}{refill}"
 
 
 def reveal_label(state: State, action: Action) -> str:
     """``supply: c07``, ``Ana's starting card: c07``, ``Ben's hand: c07``."""
     zone, card = action.get("zone"), action.get("card")
+    card = "a card" if card is None else card  # a hand card as the table sees it
     if zone == "supply":
         return f"supply: {card}"
     player = state.players[action["player"]]

@@ -10,8 +10,9 @@ import pytest
 from rules import IllegalAction, State
 from station.live import translators
 from station.live.hub import Hub
+from station.live.public import public_entry
 from station.live.station import Station, UnknownTable
-from station.live.table import LiveTable, TableRefusal, game_start_state, public_entry
+from station.live.table import LiveTable, TableRefusal, game_start_state
 from station.store import Database, EventStore, FixedClock
 from tests.station.live.conftest import use_referee
 
