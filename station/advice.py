@@ -48,13 +48,14 @@ def deadline_stop(seconds: float, clock: Callable[[], float] = time.perf_counter
 
 def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 0,
                  game_name: str | None = None, restore: bool = False,
-                 min_playouts: int = 0) -> dict[str, Any]:
+                 min_playouts: int = 0, max_playouts: int | None = None) -> dict[str, Any]:
     """The three best actions for the player to act in ``document``'s game, each with its
     expected final score and every player's win chance, found within ``seconds``.
 
     ``restore``: take the document's ``state`` as the position (the station's
     :func:`~rules.advice.knowledge.public_document`, whose empty log leads nowhere near it).
-    ``min_playouts``: played whatever the clock says (the budget may then be overrun).
+    ``min_playouts``: played whatever the clock says (the budget may then be overrun);
+    ``max_playouts``: at most this many (with a budget long enough, exactly: reproducible).
 
     Raises :class:`~station.errors.InputError` (naming the JSON path) for a document that
     is not a game of ``game_name`` (default: the one it names) or a game already over.
@@ -68,7 +69,8 @@ def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 
     if state.is_over():
         raise node["log"].fail("the game is over: there is nothing to advise")
     stop = deadline_stop(seconds * BUDGET_SHARE - (time.perf_counter() - started))
-    advice = Advisor(name).advise(state, random.Random(seed), stop, min_playouts=min_playouts)
+    advice = Advisor(name).advise(state, random.Random(seed), stop, max_playouts=max_playouts,
+                                  min_playouts=min_playouts)
     answer = {"game": name, **advice.to_json(state.players)}
     answer["seconds"] = round(time.perf_counter() - started, 3)
     return answer

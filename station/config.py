@@ -69,6 +69,9 @@ class AdviceSettings:
     seconds: float = ADVICE_SECONDS
     workers: int = ADVICE_WORKERS
     min_playouts: int = ADVICE_MIN_PLAYOUTS
+    # A fixed amount of work per position instead of the clock's (None: the clock decides):
+    # the same position then always gets the same chances, whatever the machine's load.
+    max_playouts: int | None = None
 
     def __post_init__(self) -> None:
         if not MIN_ADVICE_SECONDS <= self.seconds <= MAX_ADVICE_SECONDS:

@@ -22,7 +22,8 @@ from fastapi import Path as PathParameter
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from station.api.deps import ServicesDep, StationDep, TokenDep
+from rules import get_game
+from station.api.deps import OrganiserReadDep, ServicesDep, StationDep, TokenDep
 from station.api.responses import CatalogueWalk, documented
 from station.copies import CopyFolder, answer, learnt_key, walk_view
 from station.errors import InputError
@@ -50,10 +51,25 @@ def _document(folder: CopyFolder, game: str) -> dict[str, Any]:
     return document
 
 
-@router.get("/api/catalogues/{game}", **documented(CatalogueWalk, 400, 404, 422))
-def read_catalogue(game: GameName, services: ServicesDep) -> dict[str, Any]:
-    """The walk through the copy of ``game``."""
-    return walk_view(game, _document(_folder(services), game))
+def _as_the_table_sees(game: str, walk: dict[str, Any]) -> dict[str, Any]:
+    """The walk with every secret property of the game's components hidden (a Removal box's
+    value: the copy's catalogue says which box is worth what)."""
+    secret = {prop for props in get_game(game).secret_properties.values() for prop in props}
+    for piece in walk.get("pieces", []):
+        entry = piece.get("entry")
+        if isinstance(entry, dict):
+            piece["entry"] = {key: None if key in secret else value
+                              for key, value in entry.items()}
+    return walk
+
+
+@router.get("/api/catalogues/{game}", **documented(CatalogueWalk, 400, 401, 404, 422))
+def read_catalogue(game: GameName, services: ServicesDep,
+                   organiser: OrganiserReadDep) -> dict[str, Any]:
+    """The walk through the copy of ``game``; without the organiser's token, the values
+    the table may not see (a box's back side) are hidden."""
+    walk = walk_view(game, _document(_folder(services), game))
+    return walk if organiser else _as_the_table_sees(game, walk)
 
 
 @router.put("/api/catalogues/{game}", **documented(CatalogueWalk, *WRITE))
@@ -110,5 +126,6 @@ def weigh_present(game: GameName, index: PieceIndex, services: ServicesDep, stat
 @router.get("/catalogue/{game}", response_class=HTMLResponse, include_in_schema=False)
 def catalogue_page(request: Request, game: str, services: ServicesDep) -> HTMLResponse:
     document = _folder(services).load(game)
-    view = None if document is None else walk_view(game, {**document, "game": game})
+    view = None if document is None else _as_the_table_sees(
+        game, walk_view(game, {**document, "game": game}))  # a page is read without a token
     return TEMPLATES.TemplateResponse(request, "catalogue.html", {"game": game, "view": view})

@@ -135,17 +135,22 @@ def legal_actions(table_id: TableId, station: StationDep, organiser: OrganiserRe
 
 
 @router.get("/tables/{table_id}/outcomes", **documented(Outcomes, *READ))
-def chance_outcomes(table_id: TableId, station: StationDep,
+def chance_outcomes(table_id: TableId, station: StationDep, organiser: OrganiserReadDep,
                     limit: int = Query(500, ge=1, le=5000)) -> dict[str, Any]:
-    """The reveals the table may enter now (docs/formats.md §9's picker), each with how many such
-    components are unseen (and, where the game's record has them, the words the picker
-    shows); ``waiting`` when play cannot go on before one is made."""
+    """The reveals the table may enter now (docs/contracts.md §9's picker), each with how many
+    such components are unseen (and, where the game's record has them, the words the picker
+    shows); ``waiting`` when play cannot go on before one is made. The list needs the
+    organiser's token: what is *not* on it tells which cards are in a hand (the public gets
+    the counts only)."""
     live = station.refresh(table_id)
     if live.current is None:
         return {"waiting": False, "outcomes": [], "total": 0, "unseen": 0}
     state = live.current.state
     summary = chance_summary(state)
     outcomes = [] if state.is_over() else state.chance_outcomes()
+    if not organiser:
+        return {"waiting": summary["waiting"], "unseen": summary["unseen"],
+                "total": len(outcomes), "outcomes": []}
     return {"waiting": summary["waiting"], "unseen": summary["unseen"], "total": len(outcomes),
             "outcomes": labelled_outcomes(state, outcomes[:limit])}
 

@@ -188,7 +188,8 @@ class LiveAdvisor:
             self._executor = worker_pool(self.settings.workers)
         try:
             future = self._executor.submit(advise_state, document, self.settings.seconds,
-                                           SEARCH_SEED, None, True, self.settings.min_playouts)
+                                           SEARCH_SEED, None, True, self.settings.min_playouts,
+                                           self.settings.max_playouts)
         except RuntimeError as error:  # a broken pool (a worker died): a new one next time
             log.warning("the advice worker cannot take table %s: %s", live.info.id, error)
             if self._owns_executor:

@@ -7,7 +7,6 @@ leaves nothing half-written) and returns plain JSON-ready values.
 from __future__ import annotations
 
 import secrets
-import zlib
 from collections.abc import Sequence
 from typing import Any
 

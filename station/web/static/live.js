@@ -123,7 +123,10 @@
     pickerSeq = current.seq;
     setText("reveal-why", chance.waiting ? "Play waits for this draw." :
       "The camera cannot see this: enter it when it is turned up (" + chance.unseen + " components unseen).");
-    fetch("/api/tables/" + encodeURIComponent(tableId) + "/outcomes").then((r) => r.json()).then((a) => {
+    // the list needs the organiser's token (what is not on it would tell a hand's cards)
+    const token = window.PackrefToken ? window.PackrefToken.get() : "";
+    fetch("/api/tables/" + encodeURIComponent(tableId) + "/outcomes",
+      { headers: token ? { Authorization: "Bearer " + token } : {} }).then((r) => r.json()).then((a) => {
       const select = document.getElementById("reveal-choice");
       select.innerHTML = a.outcomes.map((o, i) => '<option value="' + i + '">' + esc(outcomeLabel(o)) + "</option>").join("");
       select.dataset.outcomes = JSON.stringify(a.outcomes.map((o) => o.action));

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -13,11 +15,14 @@ import uvicorn
 from fastapi.testclient import TestClient
 
 from station.api import Services, build_services, create_app
-from station.config import Settings
+from station.config import AdviceSettings, Settings
+from station.live.advisor import LiveAdvisor
 from station.store import FixedClock
 from tests.station.conftest import TOKEN
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+ADVICE = AdviceSettings(win_chances=True, seconds=10.0, workers=1, min_playouts=0,
+                        max_playouts=12)  # a fixed amount of work: the same chances each time
 
 
 @pytest.fixture
@@ -25,6 +30,19 @@ def services(settings: Settings) -> Iterator[Services]:
     built = build_services(settings, FixedClock())
     yield built
     built.database.close()
+
+
+@pytest.fixture
+def advised(settings: Settings) -> Iterator[Services]:
+    """Services whose advisor studies every position in a thread, with a fixed budget."""
+    chosen = dataclasses.replace(settings, advice=ADVICE)
+    services = build_services(chosen, FixedClock())
+    pool = ThreadPoolExecutor(max_workers=1)
+    services.advisor = LiveAdvisor(services.station, ADVICE, services.advisor.hints_rule,
+                                   executor=pool)
+    yield services
+    pool.shutdown(wait=True)
+    services.database.close()
 
 
 @pytest.fixture
