@@ -112,12 +112,23 @@ def settle_advice(services: Services, table: str = TABLE) -> None:
 def door_urls(client: TestClient, ids: dict[str, str]) -> tuple[list[str], list[str]]:
     """Every GET route and every WebSocket of the app, with its path filled from ``ids``."""
     pages, sockets = [], []
-    for route in client.app.routes:
+    for path, route in _routes(client.app.routes, ""):
         if isinstance(route, APIRoute) and "GET" in route.methods:
-            pages.append(_filled(route.path, ids))
+            pages.append(_filled(path, ids))
         elif isinstance(route, APIWebSocketRoute):
-            sockets.append(_filled(route.path, ids))
+            sockets.append(_filled(path, ids))
+    assert len(pages) > 20 and len(sockets) >= 3, "the door test lost the app's routes"
     return pages, sockets
+
+
+def _routes(routes: list[Any], prefix: str) -> Iterator[tuple[str, Any]]:
+    """Every route with its full path, through included routers (FastAPI keeps them apart)."""
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            yield from _routes(included.routes, prefix + route.include_context.prefix)
+        else:
+            yield prefix + getattr(route, "path", ""), route
 
 
 def _filled(path: str, ids: dict[str, str]) -> str:
