@@ -11,6 +11,7 @@ without editing this file.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,20 +52,59 @@ def secrets_of(state: State, seed: int | None, refused: Iterable[tuple[Action, s
         found.runs += [tuple(unseen[i:i + RUN]) for i in range(len(unseen) - RUN + 1)]
     if not state.is_over():
         found.properties = list(_secret_properties(state))
-    hidden = [action for action in state.log if state.public_action(action) != action]
+    values = [value for _, value in found.leaves]
+    hidden = _moves_still_hidden(state, found.leaves)
+    hidden += [action for action in state.log if state.public_action(action) != action]
     if not state.is_over():
         hidden += [action for action in state.legal_actions()
-                   if state.public_choice(action) != action]
+                   if state.public_choice(action) != action
+                   or any(isinstance(v, str) and v not in shown for v in _scalars(action)
+                          if v in values)]
     for action in hidden:
         found.actions.append(action)
         words = describe_action(state, action, face_up=True)
-        if words != describe_action(state, state.public_choice(action)):
+        if any(_mentions(words, value) for value in _scalars(action) if value in values):
             found.texts.add(words)
     for action, reason in refused:
-        if isinstance(action, dict) and state.public_reason(action, reason) != reason:
+        named = [v for v in _scalars(action) if v in values and _mentions(reason, v)] \
+            if isinstance(action, dict) else []
+        if named or (isinstance(action, dict) and state.public_reason(action, reason) != reason):
             found.texts.add(reason)
             found.actions.append(action)
     return found
+
+
+def _moves_still_hidden(state: State, leaves: list[tuple[tuple, Any]]) -> list[Action]:
+    """The logged moves that put into the position a hidden part still hidden now (a card
+    dealt into a hand, a speculation laid face down) that the table had not seen before,
+    found by replaying the log."""
+    now = {(path, json.dumps(value)) for path, value in leaves}
+    replay = state.game.replay({**state.to_json(), "log": []})
+    before = _hidden_parts(replay)
+    moves = []
+    for action in state.log:
+        seen = {json.dumps(value) for value in _scalars(replay.public_view())}
+        replay.apply(dict(action))
+        after = _hidden_parts(replay)
+        # a card taken from the face-up supply into a hand: the table saw which one
+        if {part for part in (after - before) & now if part[1] not in seen}:
+            moves.append(action)
+        before = after
+    return moves
+
+
+def _hidden_parts(state: State) -> set[tuple[tuple, str]]:
+    return {(path, json.dumps(value))
+            for path, value in _differences(state.data, state.public_view(), ())}
+
+
+def _scalars(document: Any) -> list[Any]:
+    return [value for value in _walk(document)
+            if isinstance(value, str | int) and not isinstance(value, bool)]
+
+
+def _mentions(text: str, value: Any) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(str(value))}(?![\w-])", text) is not None
 
 
 def leaks(secrets: Secrets, served: Any, raw: str) -> list[str]:
