@@ -36,7 +36,9 @@ MAX_STEPS = 2000
 
 
 def players_of(game: str) -> list[str]:
-    return ["Ana", "Ben", "Cas", "Dia"][:max(2, get_game(game).min_players)]
+    """Four players where the game takes them (Pick 'n Packers then has two speculators, who
+    lay their cards face down one after the other)."""
+    return ["Ana", "Ben", "Cas", "Dia"][:min(4, get_game(game).max_players)]
 
 
 def start(client: TestClient, game: str, deal: str, table: str = TABLE,
