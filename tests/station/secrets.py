@@ -32,6 +32,7 @@ class Secrets:
     leaves: list[tuple[tuple[Any, ...], Any]] = field(default_factory=list)  # hidden position
     properties: list[tuple[str, str, Any]] = field(default_factory=list)  # id, property, value
     actions: list[Action] = field(default_factory=list)  # moves with a hidden part
+    position_keys: set[str] = field(default_factory=set)  # what a position's JSON holds
 
     def __len__(self) -> int:
         return (len(self.numbers) + len(self.texts) + len(self.runs) + len(self.leaves)
@@ -45,9 +46,10 @@ def secrets_of(state: State, seed: int | None, refused: Iterable[tuple[Action, s
     if seed is not None:
         found.numbers.add(seed)
     public = state.public_view()
+    found.position_keys = set(state.data)
     found.leaves = list(_differences(state.data, public, ()))
     shown = set(_strings(public))
-    for order in _lists(state.setup):
+    for order in _lists(_deal_of(state)):
         unseen = [item for item in order if item not in shown]
         found.runs += [tuple(unseen[i:i + RUN]) for i in range(len(unseen) - RUN + 1)]
     if not state.is_over():
@@ -72,6 +74,16 @@ def secrets_of(state: State, seed: int | None, refused: Iterable[tuple[Action, s
             found.texts.add(reason)
             found.actions.append(action)
     return found
+
+
+def _deal_of(state: State) -> dict[str, Any]:
+    """What a seeded setup holds beyond the copy's components: its deal (the draw orders,
+    the hands, the rounds to come), i.e. whatever a game dealt by hand lacks."""
+    try:
+        copy = state.game.make_table_setup(list(state.players), dict(state.options), None)
+    except ValueError:  # a game that cannot be dealt by hand: its whole setup is its deal
+        copy = {}
+    return {key: value for key, value in state.setup.items() if key not in copy}
 
 
 def _moves_still_hidden(state: State, leaves: list[tuple[tuple, Any]]) -> list[Action]:
@@ -120,8 +132,10 @@ def leaks(secrets: Secrets, served: Any, raw: str) -> list[str]:
         if any(_contains_run(values, run) for values in lists):
             found.append(f"the draw order {run}")
     dicts = [value for value in _walk(served) if isinstance(value, dict)]
+    most = len(secrets.position_keys) // 2 + 1  # the position itself, not a past round's record
+    positions = [d for d in dicts if len(secrets.position_keys & set(d)) >= most]
     for path, value in secrets.leaves:
-        if any(_at(d, path) == (True, value) for d in dicts):
+        if any(_at(d, path) == (True, value) for d in positions):
             found.append(f"the hidden {'/'.join(map(str, path))} = {value!r}")
     for component, prop, value in secrets.properties:
         if any(_component_shows(d, component, prop, value) for d in dicts):
