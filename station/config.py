@@ -21,6 +21,9 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
+from station.errors import InputError
+from station.private import private_dir
+
 TOKEN_FILE = "organiser-token.sha256"
 DATABASE_FILE = "packref.sqlite3"
 #: Every player's chance to win, on the table and projector pages (``serve --win-chances``).
@@ -103,7 +106,7 @@ def ensure_token(data_dir: Path) -> tuple[TokenCheck, str | None]:
     if path.exists():
         return TokenCheck(path.read_text(encoding="utf-8").strip()), None
     token = secrets.token_urlsafe(18)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(data_dir)
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
         handle.write(hash_token(token) + "\n")
@@ -112,11 +115,16 @@ def ensure_token(data_dir: Path) -> tuple[TokenCheck, str | None]:
 
 def load_settings(data_dir: str | Path | None = None, database_url: str | None = None,
                   advice: AdviceSettings | None = None) -> Settings:
-    """Settings for a station: creates the data directory and the token if needed."""
+    """Settings for a station: creates the data directory and the token if needed.
+
+    The directory and its folders are its owner's only (``0700``, tightened if found
+    looser): they hold the record, the photos and the token's hash."""
     directory = Path(data_dir) if data_dir else default_data_dir()
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "logs").mkdir(exist_ok=True)
-    (directory / "calibration").mkdir(exist_ok=True)
+    try:
+        for folder in (directory, directory / "logs", directory / "calibration"):
+            private_dir(folder)
+    except OSError as error:
+        raise InputError(f"--data: cannot make {folder}: {error.strerror}") from None
     url = database_url or f"sqlite:///{directory / DATABASE_FILE}"
     check, new_token = ensure_token(directory)
     return Settings(data_dir=directory, database_url=url, token=check, new_token=new_token,

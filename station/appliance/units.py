@@ -33,6 +33,7 @@ from station.appliance.config import (
     STATION_FILE,
 )
 from station.errors import InputError
+from station.private import private_dir
 
 
 class ServiceError(InputError):
@@ -191,6 +192,8 @@ class Installer:
     def install_station(self, plan: UnitPlan, station_text: str) -> None:
         self.place(f"/etc/systemd/system/{SERVICE_NAME}", station_unit(plan))
         data = self.root / str(plan.data_dir).lstrip("/")
+        if not data.exists():
+            private_dir(data)  # the station's record: its user's only (0700), as serve makes it
         if not (data / STATION_FILE).exists():
             self.place(f"{plan.data_dir / STATION_FILE}", station_text)
             self._own(data, plan.user)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from station.errors import InputError
 from station.output import emit
+from station.private import private_file
 
 if TYPE_CHECKING:
     from station.config import Settings
@@ -116,7 +117,8 @@ def _run_server(app: Any, listener: socket.socket) -> Any:
 
 def _log_to_file(settings: Any) -> None:
     """Warnings and errors of the server (and the start of each run) go to ``logs/station.log``."""
-    handler = logging.FileHandler(settings.logs_dir / "station.log", encoding="utf-8")
+    path = private_file(settings.logs_dir / "station.log")  # appended to, keeping its mode
+    handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     for name in ("packref", "uvicorn.error"):
         logger = logging.getLogger(name)
