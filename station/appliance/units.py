@@ -48,6 +48,12 @@ def packref_command() -> list[str]:
     return [sys.executable, "-m", "station"]
 
 
+def token_command(data_dir: Path) -> str:
+    """How the organiser issues a token for ``data_dir`` at the Pi (``packref token --new``):
+    the station under systemd makes none, since its output goes to the journal."""
+    return shlex.join([*packref_command(), "token", "--new", "--data", str(data_dir)])
+
+
 def default_user() -> str:
     """The user the station runs as: the one who ran ``sudo``, else the current one."""
     sudo_user = os.environ.get("SUDO_USER")
