@@ -70,6 +70,9 @@ class Settings:
     database_url: str
     token: TokenCheck
     advice: AdviceSettings = AdviceSettings()
+    #: Sites besides the station itself whose pages may open its live sockets
+    #: (``scheme://host[:port]``; see :mod:`station.api.origin`).
+    allowed_origins: tuple[str, ...] = ()
 
     @property
     def logs_dir(self) -> Path:
@@ -77,7 +80,8 @@ class Settings:
 
 
 def load_settings(data_dir: str | Path | None = None, database_url: str | None = None,
-                  advice: AdviceSettings | None = None) -> Settings:
+                  advice: AdviceSettings | None = None,
+                  allowed_origins: tuple[str, ...] = ()) -> Settings:
     """Settings for a station: creates the data directory, never a token (see
     :mod:`station.tokens`). The directory and its folders are its owner's only (``0700``,
     tightened if found looser): they hold the record, the photos and the token's hash."""
@@ -89,4 +93,4 @@ def load_settings(data_dir: str | Path | None = None, database_url: str | None =
         raise InputError(f"--data: cannot make {folder}: {error.strerror}") from None
     url = database_url or f"sqlite:///{directory / DATABASE_FILE}"
     return Settings(data_dir=directory, database_url=url, token=TokenCheck.stored(directory),
-                    advice=advice or AdviceSettings())
+                    advice=advice or AdviceSettings(), allowed_origins=allowed_origins)

@@ -50,6 +50,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                        help="the station's settings: cameras, boards, host, port (default "
                        "DATA/station.toml when there is one; the command line wins)")
     serve.add_argument("--db", help="database URL, e.g. postgresql://user@hub/packref")
+    serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                       help="let pages of ORIGIN (scheme://host[:port]) open the live sockets "
+                       "too, besides the station's own (e.g. behind a proxy); repeatable")
     serve.add_argument("--drone", action="append", default=[], metavar="TABLE=PORT",
                        help="drive TABLE (created if missing) from its Pick 'n Packers drone on "
                        "serial PORT (e.g. /dev/ttyACM0, or replay://capture.bin); repeatable")
@@ -264,6 +267,17 @@ def _open_each(sources: dict[str, str]) -> None:
             raise InputError(f"--camera: table {table!r}: {error}") from None
 
 
+def _allowed_origins(arguments: argparse.Namespace) -> tuple[str, ...]:
+    """``--allow-origin`` and the station file's ``allowed_origins``, each checked."""
+    from station.api.origin import canonical_origin
+
+    for origin in arguments.allow_origin:
+        if canonical_origin(origin) is None:
+            raise InputError(f"--allow-origin (or allowed_origins): {origin!r} is not an "
+                             "origin: write scheme://host[:port], e.g. http://packref.local")
+    return tuple(arguments.allow_origin)
+
+
 def _advice_settings(arguments: argparse.Namespace) -> Any:
     """``--win-chances`` and ``--advice-seconds`` (after the station file filled them in)."""
     from station.config import (
@@ -308,7 +322,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
     apply_station_file(arguments, data_dir, STATION_FILE)
     tables = _table_plans(arguments, data_dir)
     advice = _advice_settings(arguments)
-    settings = load_settings(arguments.data, arguments.db, advice)
+    settings = load_settings(arguments.data, arguments.db, advice, _allowed_origins(arguments))
     plan = StationPlan(
         host=arguments.host, port=arguments.port, data=settings.data_dir,
         database=settings.database_url, catalogues=_catalogues(arguments, settings),
