@@ -167,30 +167,31 @@ def _keep_first(token: str, settings: Any) -> bool:
     return False
 
 
-def _token_words(token: str | None, settings: Any) -> dict[str, Any]:
+def _token_words(token: str | None, settings: Any) -> tuple[dict[str, Any], str | None]:
     """The token for the JSON line (a first start at a terminal, once kept), and what
-    stderr says about it; never the token itself on stderr, which may be a log."""
+    stderr says about it after the line; never the token itself on stderr, which may be
+    a log."""
     from station.appliance.units import token_command
 
     if token is not None and _keep_first(token, settings):
-        print("packref: the organiser's token is the \"token\" above: keep it, it is shown "
-              "only this once", file=sys.stderr)
-        return {"token": token}
+        return {"token": token}, ("packref: the organiser's token is the \"token\" above: "
+                                  "keep it, it is shown only this once")
     if not settings.token.issued:
-        print("packref: no organiser's token yet, so every write is refused: issue one at "
-              f"this station's own terminal with '{token_command(settings.data_dir)}'",
-              file=sys.stderr)
-    return {}
+        return {}, ("packref: no organiser's token yet, so every write is refused: issue one "
+                    f"at this station's own terminal with '{token_command(settings.data_dir)}'")
+    return {}, None
 
 
 def _announce(url: str, settings: Any, extra: dict[str, Any] | None = None,
               token: str | None = None) -> None:
     """The started station's JSON line (and, for a first ``token``, its hash kept)."""
-    document: dict[str, Any] = {"url": url, "data": str(settings.data_dir)}
-    document.update(_token_words(token, settings))
+    fields, words = _token_words(token, settings)
+    document: dict[str, Any] = {"url": url, "data": str(settings.data_dir), **fields}
     document.update(extra or {})
     logging.getLogger("packref").info("station listening at %s", url)
     emit(document)
+    if words:
+        print(words, file=sys.stderr)
     print(f"packref: dashboard at {url} (Ctrl-C stops)", file=sys.stderr)
 
 
