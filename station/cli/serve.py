@@ -337,8 +337,9 @@ def run_serve(arguments: argparse.Namespace) -> int:
 def serve(plan: StationPlan, settings: Settings | None = None) -> int:
     """Serve the station of ``plan`` (a :class:`station.live.plan.StationPlan`) until
     Ctrl-C or SIGTERM: the dashboard on its host and port, its tables' drones and cameras
-    in the background (:mod:`station.live.runner`), the JSON line on stdout once it
-    listens. ``settings``: the plan's, already loaded (else loaded here from the plan).
+    in the background (:mod:`station.live.runner`), the JSON line on stdout once it has
+    started (with a first token, at a terminal: see the module). ``settings``: the plan's,
+    already loaded (else loaded here from the plan).
     Nothing in the plan is checked again here (``packref serve`` checks its options)."""
     from station.api import create_app
     from station.config import load_settings
