@@ -5,23 +5,26 @@ data directory: ``--data`` on the command line, else ``$PACKREF_DATA``, else a
 per-user directory (``$XDG_DATA_HOME/packref``, usually
 ``~/.local/share/packref``).
 
-The organiser's token guards every write of the API. It is generated at the
-first start and printed once; only its SHA-256 is kept on disk, so a lost token
-is replaced by deleting ``organiser-token.sha256`` and starting again. Setting
-``$PACKREF_TOKEN`` instead gives the token yourself (useful for a tournament
-hub whose stations must all share it).
+The organiser's token guards every write of the API: how it is made, shown and
+checked is in :mod:`station.tokens` (``packref token --new`` issues a new one; setting
+``$PACKREF_TOKEN`` gives it yourself, for a hub whose stations share it). Loading the
+settings never makes a token: a token nobody saw would guard the station against its
+organiser too.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import os
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-TOKEN_FILE = "organiser-token.sha256"
+from station.errors import InputError
+from station.private import private_dir
+from station.tokens import TOKEN_FILE, TokenCheck, hash_token
+
+__all__ = ["TOKEN_FILE", "AdviceSettings", "Settings", "TokenCheck", "default_data_dir",
+           "hash_token", "load_settings"]
+
 DATABASE_FILE = "packref.sqlite3"
 #: Every player's chance to win, on the table and projector pages (``serve --win-chances``).
 WIN_CHANCES = True
@@ -41,23 +44,6 @@ def default_data_dir() -> Path:
         return Path(os.environ["PACKREF_DATA"])
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "packref"
-
-
-def hash_token(token: str) -> str:
-    """The hex SHA-256 of a token, which is all the station stores."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-@dataclass(frozen=True)
-class TokenCheck:
-    """Checks a presented token against the stored hash, in constant time."""
-
-    token_hash: str
-
-    def accepts(self, token: str | None) -> bool:
-        if not token:
-            return False
-        return hmac.compare_digest(hash_token(token), self.token_hash)
 
 
 @dataclass(frozen=True)
@@ -86,41 +72,28 @@ class Settings:
     data_dir: Path
     database_url: str
     token: TokenCheck
-    new_token: str | None = None  # set only on the start that created it, to print once
     advice: AdviceSettings = AdviceSettings()
+    #: Sites besides the station itself whose pages may open its live sockets
+    #: (``scheme://host[:port]``; see :mod:`station.api.origin`).
+    allowed_origins: tuple[str, ...] = ()
 
     @property
     def logs_dir(self) -> Path:
         return self.data_dir / "logs"
 
 
-def ensure_token(data_dir: Path) -> tuple[TokenCheck, str | None]:
-    """The token check for ``data_dir``, and the new token if one was just made.
-
-    ``$PACKREF_TOKEN`` wins over the stored hash and is never written to disk.
-    """
-    given = os.environ.get("PACKREF_TOKEN")
-    if given:
-        return TokenCheck(hash_token(given)), None
-    path = data_dir / TOKEN_FILE
-    if path.exists():
-        return TokenCheck(path.read_text(encoding="utf-8").strip()), None
-    token = secrets.token_urlsafe(18)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-        handle.write(hash_token(token) + "\n")
-    return TokenCheck(hash_token(token)), token
-
-
 def load_settings(data_dir: str | Path | None = None, database_url: str | None = None,
-                  advice: AdviceSettings | None = None) -> Settings:
-    """Settings for a station: creates the data directory and the token if needed."""
+                  advice: AdviceSettings | None = None,
+                  allowed_origins: tuple[str, ...] = ()) -> Settings:
+    """Settings for a station: creates the data directory, never a token (see
+    :mod:`station.tokens`). The directory and its folders are its owner's only (``0700``,
+    tightened if found looser): they hold the record, the photos and the token's hash."""
     directory = Path(data_dir) if data_dir else default_data_dir()
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "logs").mkdir(exist_ok=True)
-    (directory / "calibration").mkdir(exist_ok=True)
+    try:
+        for folder in (directory, directory / "logs", directory / "calibration"):
+            private_dir(folder)
+    except OSError as error:
+        raise InputError(f"--data: cannot make {folder}: {error.strerror}") from None
     url = database_url or f"sqlite:///{directory / DATABASE_FILE}"
-    check, new_token = ensure_token(directory)
-    return Settings(data_dir=directory, database_url=url, token=check, new_token=new_token,
-                    advice=advice or AdviceSettings())
+    return Settings(data_dir=directory, database_url=url, token=TokenCheck.stored(directory),
+                    advice=advice or AdviceSettings(), allowed_origins=allowed_origins)

@@ -27,8 +27,11 @@ def operation_id(route: APIRoute) -> str:
     return route.name
 
 
-def create_app(services: Services, background: Background | None = None) -> FastAPI:
-    """The dashboard app for ``services``; ``background`` (e.g. the demo loop) runs alongside."""
+def create_app(services: Services, background: Background | None = None,
+               ready: Callable[[], None] | None = None) -> FastAPI:
+    """The dashboard app for ``services``; ``background`` (e.g. the demo loop) runs alongside;
+    ``ready`` is called once the app has started, before it serves a request (``serve``
+    keeps a first token's hash and prints its line there: a start that failed shows none)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -40,6 +43,8 @@ def create_app(services: Services, background: Background | None = None) -> Fast
         services.advisor.attach()
         task = asyncio.create_task(background(services)) if background else None
         app.state.background = task
+        if ready is not None:
+            ready()
         try:
             yield
         finally:

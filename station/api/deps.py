@@ -24,6 +24,9 @@ from station.store.spool import Spool
 from station.tournament.hints import hints_refusal
 
 AUTHOR_HEADER = "X-Packref-Author"
+NEEDS_TOKEN = "writes need the organiser's token: send 'Authorization: Bearer TOKEN'"
+NO_TOKEN_YET = ("writes need the organiser's token, and none is issued yet: run "
+                "'packref token --new' at the station's own terminal")
 # Declares the organiser's token in the OpenAPI description; the check is require_organiser's.
 ORGANISER_TOKEN = HTTPBearer(auto_error=False, scheme_name="organiser",
                              description="The organiser's token (writes only)")
@@ -91,12 +94,11 @@ def require_organiser(request: Request,
                       _declared: Annotated[HTTPAuthorizationCredentials | None,
                                            Depends(ORGANISER_TOKEN)] = None) -> str:
     """The author of a write: the organiser's token is required; names come from a header."""
-    if not services.settings.token.accepts(bearer_token(request)):
+    token = services.settings.token
+    if not token.accepts(bearer_token(request)):
         raise HTTPException(
-            status.HTTP_401_UNAUTHORIZED,
-            "writes need the organiser's token: send 'Authorization: Bearer TOKEN'",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
+            status.HTTP_401_UNAUTHORIZED, NEEDS_TOKEN if token.issued else NO_TOKEN_YET,
+            headers={"WWW-Authenticate": "Bearer"})
     name = request.headers.get(AUTHOR_HEADER, "").strip()[:100]
     return f"organiser:{name}" if name else "organiser"
 

@@ -1,4 +1,10 @@
-"""The station's health: ``GET /api/health`` (the ``packref doctor`` object) and ``/health``.
+"""The station's health: ``GET /api/health`` and the page ``/health``.
+
+Anyone may ask whether the station is ready (``{"ok", "status"}``); the checks themselves
+(the ``packref doctor`` object: devices, the data and database paths, free disk) are the
+organiser's, sent only with the organiser's token: a phone in the room learns nothing of
+the machine from them. The page is public, so it shows the status only (a browser sends
+no token) and says where the details are.
 
 The checks open devices and wait for a board's HELLO (up to 2 s a port), so they
 run in a worker thread; cameras this station owns are reported in use, not opened
@@ -9,26 +15,35 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from station.api.deps import ServicesDep
+from station.api.deps import OrganiserReadDep, ServicesDep
 from station.api.responses import documented
 from station.appliance.doctor import Doctor
 from station.appliance.setup import doctor_setup
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
 router = APIRouter()
+OK, NEEDS_ATTENTION = "ok", "needs attention"
 
 
 def _report(services: Any) -> dict[str, Any]:
     settings = services.settings
     return Doctor(doctor_setup(Path(settings.data_dir), settings.database_url,
                                running=True)).run()
+
+
+def _shown(report: dict[str, Any], organiser: bool) -> dict[str, Any]:
+    """What ``report`` shows: its status to anyone, its checks to the organiser only."""
+    shown: dict[str, Any] = {"ok": report["ok"], "status": OK if report["ok"] else NEEDS_ATTENTION}
+    if organiser:
+        shown["checks"] = report["checks"]
+    return shown
 
 
 class HealthCheck(BaseModel):
@@ -38,20 +53,24 @@ class HealthCheck(BaseModel):
 
 
 class Health(BaseModel):
-    """What ``packref doctor`` prints: every check, and whether all passed."""
+    """Whether every check passed; the checks (as ``packref doctor`` prints them) with the
+    organiser's token only."""
 
     ok: bool
-    checks: list[HealthCheck]
+    status: Literal["ok", "needs attention"]
+    checks: list[HealthCheck] | None = Field(
+        None, description="Every check, with the organiser's token only (absent without)")
 
 
-@router.get("/api/health", tags=["health"], **documented(Health))
-async def health(services: ServicesDep) -> dict[str, Any]:
-    """``{"ok", "checks": [{"name", "ok", "detail"}]}``, as ``packref doctor`` prints it."""
-    return await asyncio.to_thread(_report, services)
+@router.get("/api/health", tags=["health"], **documented(Health, 401))
+async def health(services: ServicesDep, organiser: OrganiserReadDep) -> dict[str, Any]:
+    """``{"ok", "status"}``; with the organiser's token also ``"checks": [{"name", "ok",
+    "detail"}]``, as ``packref doctor`` prints them (a wrong token is refused)."""
+    return _shown(await asyncio.to_thread(_report, services), organiser)
 
 
 @router.get("/health", response_class=HTMLResponse, include_in_schema=False)
 async def health_page(request: Request, services: ServicesDep) -> HTMLResponse:
-    report = await asyncio.to_thread(_report, services)
+    report = _shown(await asyncio.to_thread(_report, services), organiser=False)
     return TEMPLATES.TemplateResponse(request, "health.html", {"report": report},
                                       status_code=200)

@@ -14,15 +14,17 @@ from __future__ import annotations
 import asyncio
 import json
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 
 from station.api.deps import WsServicesDep
+from station.api.origin import refuse_other_sites
 from station.live.advisor import public_message
 from station.live.hub import Hub
 from station.live.station import UnknownTable
 from station.store.clock import epoch_seconds
 
-router = APIRouter(tags=["live"])
+# Every socket: a page of another site is refused before it is accepted (origin.py).
+router = APIRouter(tags=["live"], dependencies=[Depends(refuse_other_sites)])
 
 
 async def _drain_incoming(websocket: WebSocket) -> None:

@@ -24,9 +24,7 @@ from __future__ import annotations
 import io
 import json
 import logging
-import os
 import shutil
-import tempfile
 import threading
 import time
 import zipfile
@@ -38,6 +36,7 @@ import cv2
 from station.appliance.config import ARCHIVE, ArchiveLimits
 from station.live.sources import demo_table_id
 from station.live.table import LiveTable
+from station.private import private_dir, write_private
 
 LOG = logging.getLogger("packref.archive")
 FRAMES = "frames"
@@ -116,22 +115,14 @@ def _write_jpeg(path: Path, frame: Any, quality: int) -> None:
     ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise ValueError("the frame could not be encoded as JPEG")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)  # the archive's folders and photos: the owner's only
     write_atomically(path, data.tobytes())
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename)."""
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Write ``data`` to ``path`` whole or not at all (a temporary file, then a rename),
+    readable by its owner only: a photo of the table, or a whole game's record."""
+    write_private(path, data)
 
 
 def _size(folder: Path) -> int:

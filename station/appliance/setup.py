@@ -9,6 +9,7 @@ from station.appliance.config import STATION_FILE
 from station.appliance.doctor import DoctorSetup
 from station.appliance.ownership import camera_owner
 from station.appliance.station_file import read_station_file, station_file_in
+from station.private import private_dir
 
 ARCHIVE_DIR = "archive"
 
@@ -22,7 +23,7 @@ def doctor_setup(data_dir: Path, database_url: str | None = None,
                  config: str | None = None, running: bool = False) -> DoctorSetup:
     """What ``packref doctor`` checks for ``data_dir`` (its station file's devices);
     ``running``: checked by the running station itself (its latest frames count)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(data_dir)
     settings = read_station_file(config) if config else station_file_in(data_dir, STATION_FILE)
     return DoctorSetup(data_dir=data_dir, database_url=database_url,
                        cameras=settings.cameras or None, drones=settings.drones or None,

@@ -9,6 +9,7 @@ Example (every key is optional)::
     calibration = "/home/pi/.config/packref/drone-calibration.json"
     win_chances = true        # every player's chance to win on the pages
     advice_seconds = 0.5      # the advisor's time budget per position
+    allowed_origins = ["https://screens.example"]  # other sites' pages may open the sockets
 
     [cameras]                 # TABLE = camera number, or a replay folder or video
     table-1 = 0
@@ -42,6 +43,7 @@ from station.jsonin import Node
 
 TABLE_SECTIONS = ("cameras", "drones", "drone_positions", "catalogues")
 SCALARS = ("host", "port", "gpio_buttons", "calibration", "win_chances", "advice_seconds")
+LISTS = ("allowed_origins",)
 
 
 @dataclass
@@ -55,6 +57,7 @@ class StationFile:
     calibration: str | None = None
     win_chances: bool | None = None
     advice_seconds: float | None = None
+    allowed_origins: list[str] = field(default_factory=list)
     cameras: dict[str, str] = field(default_factory=dict)
     drones: dict[str, str] = field(default_factory=dict)
     drone_positions: dict[str, str] = field(default_factory=dict)
@@ -75,10 +78,10 @@ def _section(root: Node, name: str) -> dict[str, str]:
 
 def _parse(document: dict, path: Path) -> StationFile:
     root = Node(document)
-    unknown = sorted(set(root.keys()) - set(TABLE_SECTIONS) - set(SCALARS))
+    known = SCALARS + LISTS + TABLE_SECTIONS
+    unknown = sorted(set(root.keys()) - set(known))
     if unknown:
-        raise root.get(unknown[0]).fail(
-            f"unknown setting (known: {', '.join(SCALARS + TABLE_SECTIONS)})")
+        raise root.get(unknown[0]).fail(f"unknown setting (known: {', '.join(known)})")
     settings = StationFile(path=path)
     if root.has("host"):
         settings.host = root["host"].string(non_empty=True)
@@ -93,6 +96,9 @@ def _parse(document: dict, path: Path) -> StationFile:
     if root.has("advice_seconds"):
         settings.advice_seconds = root["advice_seconds"].number(MIN_ADVICE_SECONDS,
                                                                 MAX_ADVICE_SECONDS)
+    if root.has("allowed_origins"):
+        settings.allowed_origins = [item.string(non_empty=True)
+                                    for item in root["allowed_origins"].items()]
     for name in TABLE_SECTIONS:
         setattr(settings, name, _section(root, name))
     return settings
@@ -166,6 +172,8 @@ def apply_station_file(arguments: Any, data_dir: Path, name: str) -> StationFile
         arguments.win_chances = "on" if settings.win_chances else "off"
     if getattr(arguments, "advice_seconds", None) is None:
         arguments.advice_seconds = settings.advice_seconds
+    arguments.allow_origin = [*settings.allowed_origins,
+                              *(getattr(arguments, "allow_origin", None) or [])]
     arguments.camera = _merge(settings.cameras, arguments.camera)
     arguments.drone = _merge(settings.drones, arguments.drone)
     arguments.drone_positions = _merge(settings.drone_positions, arguments.drone_positions)

@@ -33,6 +33,7 @@ from station.appliance.config import (
     STATION_FILE,
 )
 from station.errors import InputError
+from station.private import private_dir
 
 
 class ServiceError(InputError):
@@ -45,6 +46,12 @@ def packref_command() -> list[str]:
     if script.exists():
         return [str(script)]
     return [sys.executable, "-m", "station"]
+
+
+def token_command(data_dir: Path) -> str:
+    """How the organiser issues a token for ``data_dir`` at the Pi (``packref token --new``):
+    the station under systemd makes none, since its output goes to the journal."""
+    return shlex.join([*packref_command(), "token", "--new", "--data", str(data_dir)])
 
 
 def default_user() -> str:
@@ -191,6 +198,8 @@ class Installer:
     def install_station(self, plan: UnitPlan, station_text: str) -> None:
         self.place(f"/etc/systemd/system/{SERVICE_NAME}", station_unit(plan))
         data = self.root / str(plan.data_dir).lstrip("/")
+        if not data.exists():
+            private_dir(data)  # the station's record: its user's only (0700), as serve makes it
         if not (data / STATION_FILE).exists():
             self.place(f"{plan.data_dir / STATION_FILE}", station_text)
             self._own(data, plan.user)

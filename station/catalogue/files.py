@@ -11,6 +11,7 @@ from typing import Any
 
 from station.errors import InputError
 from station.jsonin import load_json_file
+from station.private import FILE_MODE, private_dir
 
 
 def write_atomically(path: str | Path, document: Any) -> None:
@@ -19,6 +20,7 @@ def write_atomically(path: str | Path, document: Any) -> None:
     descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                              dir=target.parent)
     try:
+        os.fchmod(descriptor, FILE_MODE)  # mkstemp's 0600, whatever the umask took away
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             handle.write(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
         os.replace(temporary, target)
@@ -50,5 +52,5 @@ class CopyFolder:
         return load_json_file(path).value if path.exists() else None
 
     def save(self, game: str, document: dict[str, Any]) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
+        private_dir(self.folder)  # inside the data directory: its owner's only, as the rest
         write_atomically(self.path(game), document)

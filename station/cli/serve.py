@@ -1,7 +1,14 @@
 """``packref serve`` (the station) and ``packref demo`` (the station fed by recordings).
 
-Both print one JSON line on stdout once the server is listening: its ``url``,
-the data directory, and — on the first start only — the organiser's ``token``.
+Both print one JSON line on stdout once the server has started: its ``url``, the data
+directory, and — on a first start at a terminal only — the organiser's ``token``.
+
+The token is shown only when stdout is a terminal: under systemd, or into a pipe or a
+file, it would be kept in a journal or a log that others read. A station started so
+without a token makes none, and says on stderr how to issue one (``packref token --new``
+at the station's own terminal). A first token's hash is written only once the server
+has started (:func:`station.tokens.store_first_token`), so a start that fails (port
+taken, bad database) leaves no hash whose token nobody saw.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from station.errors import InputError
 from station.output import emit
+from station.private import private_file
 
 if TYPE_CHECKING:
     from station.config import Settings
@@ -30,7 +38,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "serve", help="run the station: live tables, dashboard, tournaments",
         description="Run the station's dashboard and API. Data (database, logs) lives under "
         "--data; SQLite by default, or any SQLAlchemy URL with --db (PostgreSQL included). "
-        "The organiser's token is printed once, at the first start.")
+        "At the first start on a terminal the organiser's token is printed once; "
+        "elsewhere (systemd, a pipe) run 'packref token --new' at the station's terminal.")
     serve.add_argument("--host", default=None,
                        help="address to listen on (default 127.0.0.1: this machine only; "
                        "0.0.0.0 for the local network)")
@@ -41,6 +50,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                        help="the station's settings: cameras, boards, host, port (default "
                        "DATA/station.toml when there is one; the command line wins)")
     serve.add_argument("--db", help="database URL, e.g. postgresql://user@hub/packref")
+    serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                       help="let pages of ORIGIN (scheme://host[:port]) open the live sockets "
+                       "too, besides the station's own (e.g. behind a proxy); repeatable")
     serve.add_argument("--drone", action="append", default=[], metavar="TABLE=PORT",
                        help="drive TABLE (created if missing) from its Pick 'n Packers drone on "
                        "serial PORT (e.g. /dev/ttyACM0, or replay://capture.bin); repeatable")
@@ -116,7 +128,8 @@ def _run_server(app: Any, listener: socket.socket) -> Any:
 
 def _log_to_file(settings: Any) -> None:
     """Warnings and errors of the server (and the start of each run) go to ``logs/station.log``."""
-    handler = logging.FileHandler(settings.logs_dir / "station.log", encoding="utf-8")
+    path = private_file(settings.logs_dir / "station.log")  # appended to, keeping its mode
+    handler = logging.FileHandler(path, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     for name in ("packref", "uvicorn.error"):
         logger = logging.getLogger(name)
@@ -124,15 +137,61 @@ def _log_to_file(settings: Any) -> None:
         logger.setLevel(logging.INFO)
 
 
-def _announce(url: str, settings: Any, extra: dict[str, Any] | None = None) -> None:
-    document: dict[str, Any] = {"url": url, "data": str(settings.data_dir)}
-    if settings.new_token:
-        document["token"] = settings.new_token
-        print(f"packref: the organiser's token is {settings.new_token} — keep it, it is shown "
-              "only this once", file=sys.stderr)
+def interactive() -> bool:
+    """Whether stdout is a terminal, a person's (a seam: tests pretend it is)."""
+    return sys.stdout.isatty()
+
+
+def _first_token(settings: Any) -> str | None:
+    """A new token for a station that has none, made only when it can be shown to a
+    person (stdout is a terminal); its hash is kept once the server has started."""
+    from station.tokens import make_token
+
+    return make_token() if not settings.token.issued and interactive() else None
+
+
+def _keep_first(token: str, settings: Any) -> bool:
+    """Keep ``token``'s hash now that the server has started (False: not kept, and why is
+    said on stderr, so the token is not shown)."""
+    from station.appliance.units import token_command
+    from station.tokens import store_first_token
+
+    try:
+        if store_first_token(settings.data_dir, token):
+            return True
+        print("packref: a token was issued while the station started: it stands",
+              file=sys.stderr)
+    except OSError as error:
+        print(f"packref: cannot keep the organiser's token ({error.strerror}): writes are "
+              f"refused until '{token_command(settings.data_dir)}'", file=sys.stderr)
+    return False
+
+
+def _token_words(token: str | None, settings: Any) -> tuple[dict[str, Any], str | None]:
+    """The token for the JSON line (a first start at a terminal, once kept), and what
+    stderr says about it after the line; never the token itself on stderr, which may be
+    a log."""
+    from station.appliance.units import token_command
+
+    if token is not None and _keep_first(token, settings):
+        return {"token": token}, ("packref: the organiser's token is the \"token\" above: "
+                                  "keep it, it is shown only this once")
+    if not settings.token.issued:
+        return {}, ("packref: no organiser's token yet, so every write is refused: issue one "
+                    f"at this station's own terminal with '{token_command(settings.data_dir)}'")
+    return {}, None
+
+
+def _announce(url: str, settings: Any, extra: dict[str, Any] | None = None,
+              token: str | None = None) -> None:
+    """The started station's JSON line (and, for a first ``token``, its hash kept)."""
+    fields, words = _token_words(token, settings)
+    document: dict[str, Any] = {"url": url, "data": str(settings.data_dir), **fields}
     document.update(extra or {})
     logging.getLogger("packref").info("station listening at %s", url)
     emit(document)
+    if words:
+        print(words, file=sys.stderr)
     print(f"packref: dashboard at {url} (Ctrl-C stops)", file=sys.stderr)
 
 
@@ -209,6 +268,17 @@ def _open_each(sources: dict[str, str]) -> None:
             raise InputError(f"--camera: table {table!r}: {error}") from None
 
 
+def _allowed_origins(arguments: argparse.Namespace) -> tuple[str, ...]:
+    """``--allow-origin`` and the station file's ``allowed_origins``, each checked."""
+    from station.api.origin import canonical_origin
+
+    for origin in arguments.allow_origin:
+        if canonical_origin(origin) is None:
+            raise InputError(f"--allow-origin (or allowed_origins): {origin!r} is not an "
+                             "origin: write scheme://host[:port], e.g. http://packref.local")
+    return tuple(arguments.allow_origin)
+
+
 def _advice_settings(arguments: argparse.Namespace) -> Any:
     """``--win-chances`` and ``--advice-seconds`` (after the station file filled them in)."""
     from station.config import (
@@ -253,7 +323,7 @@ def run_serve(arguments: argparse.Namespace) -> int:
     apply_station_file(arguments, data_dir, STATION_FILE)
     tables = _table_plans(arguments, data_dir)
     advice = _advice_settings(arguments)
-    settings = load_settings(arguments.data, arguments.db, advice)
+    settings = load_settings(arguments.data, arguments.db, advice, _allowed_origins(arguments))
     plan = StationPlan(
         host=arguments.host, port=arguments.port, data=settings.data_dir,
         database=settings.database_url, catalogues=_catalogues(arguments, settings),
@@ -267,22 +337,25 @@ def run_serve(arguments: argparse.Namespace) -> int:
 def serve(plan: StationPlan, settings: Settings | None = None) -> int:
     """Serve the station of ``plan`` (a :class:`station.live.plan.StationPlan`) until
     Ctrl-C or SIGTERM: the dashboard on its host and port, its tables' drones and cameras
-    in the background (:mod:`station.live.runner`), the JSON line on stdout once it
-    listens. ``settings``: the plan's, already loaded (else loaded here from the plan).
+    in the background (:mod:`station.live.runner`), the JSON line on stdout once it has
+    started (with a first token, at a terminal: see the module). ``settings``: the plan's,
+    already loaded (else loaded here from the plan).
     Nothing in the plan is checked again here (``packref serve`` checks its options)."""
     from station.api import create_app
     from station.config import load_settings
 
     settings = settings or load_settings(plan.data, plan.database, plan.advice)
+    token = _first_token(settings)
     listener, services = _open(plan, settings)
-    app = create_app(services, _live_tables(plan))
     extra: dict[str, Any] = {
         "database": services.database.engine.url.render_as_string(hide_password=True)}
     if plan.drones():
         extra["drones"] = plan.drones()
     if plan.cameras():
         extra["cameras"] = plan.cameras()
-    _announce(_url(listener, plan.host), settings, extra)
+    url = _url(listener, plan.host)
+    app = create_app(services, _live_tables(plan),
+                     ready=lambda: _announce(url, settings, extra, token))
     try:
         _run_server(app, listener)
     finally:
@@ -357,14 +430,15 @@ def run_demo(arguments: argparse.Namespace) -> int:
         plan = StationPlan(host=arguments.host, port=arguments.port, data=settings.data_dir,
                            database=settings.database_url,
                            archive=archive_dir(Path(settings.data_dir)))
+        token = _first_token(settings)
         listener, services = _open(plan, settings)
-        background = _demo_loop(recordings, arguments, played,
-                                stop=lambda: setattr(app.state.server, "should_exit", True))
-        app = create_app(services, background)
         tables = prepare_tables(services.station, recordings)
         keep_demo_frames(services.station, recordings, plan.archive)
-        _announce(_url(listener, arguments.host), settings,
-                  {"tables": [f"{_url(listener, arguments.host)}tables/{t}" for t in tables]})
+        url = _url(listener, arguments.host)
+        background = _demo_loop(recordings, arguments, played,
+                                stop=lambda: setattr(app.state.server, "should_exit", True))
+        app = create_app(services, background, ready=lambda: _announce(
+            url, settings, {"tables": [f"{url}tables/{t}" for t in tables]}, token))
         _run_server(app, listener)
         if arguments.once:
             emit({"games": sum(played), "tables": tables,

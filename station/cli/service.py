@@ -74,7 +74,8 @@ def geteuid() -> int:
 def run_install(arguments: argparse.Namespace) -> int:
     from station.appliance.config import STATION_FILE
     from station.appliance.station_file import DEFAULT_TEXT, read_station_file
-    from station.appliance.units import Installer, Systemctl, plan_for
+    from station.appliance.units import Installer, Systemctl, plan_for, token_command
+    from station.tokens import TOKEN_FILE
 
     if geteuid() != 0:
         raise InputError("service install: must be run as root (sudo packref service install)")
@@ -90,6 +91,10 @@ def run_install(arguments: argparse.Namespace) -> int:
     emit({"unit": str(root / "etc/systemd/system/packref.service"), "user": plan.user,
           "data": str(plan.data_dir), "kiosk": bool(arguments.kiosk),
           "changed": installer.changed})
+    if not (existing.parent / TOKEN_FILE).exists():
+        print("packref: the service shows no token (its output goes to the journal): issue "
+              f"the organiser's at this Pi's own terminal: {token_command(plan.data_dir)}",
+              file=sys.stderr)
     return 0
 
 

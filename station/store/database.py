@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.schema import CreateIndex
 
 from station.errors import InputError
+from station.private import private_dir, private_file
 from station.store.hub_channel import POSTGRES_NOTIFY_TRIGGERS
 from station.store.models import Base
 
@@ -96,6 +97,25 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
     cursor.close()
 
 
+SQLITE_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+def _private_sqlite_file(path: Path) -> None:
+    """Make the SQLite file (and a missing folder for it) its owner's only before SQLite
+    does, which would make it world-readable (``0644``); the side files of an older
+    database are tightened too (new ones take the database file's mode)."""
+    try:
+        if not path.parent.exists():
+            private_dir(path.parent)
+        private_file(path)
+    except OSError as error:
+        raise InputError(f"--db: cannot create {path}: {error.strerror}") from None
+    for suffix in SQLITE_SIDE_FILES:
+        side = path.with_name(path.name + suffix)
+        if side.exists():
+            private_file(side)
+
+
 def open_database(url: str) -> Database:
     """Open (and create if needed) the database at a SQLAlchemy ``url``."""
     try:
@@ -105,7 +125,7 @@ def open_database(url: str) -> Database:
     if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() in ("", "psycopg2"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        _private_sqlite_file(Path(parsed.database))
     origin = f"packref-{uuid.uuid4().hex[:12]}"
     connect_args = ({"application_name": origin, "connect_timeout": CONNECT_TIMEOUT_SECONDS}
                     if parsed.get_backend_name() == "postgresql" else {})

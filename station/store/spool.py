@@ -17,6 +17,7 @@ import threading
 from datetime import datetime
 from pathlib import Path
 
+from station.private import private_dir, private_file
 from station.store.models import EventRow
 
 _SCHEMA = ("CREATE TABLE IF NOT EXISTS spool (id INTEGER PRIMARY KEY AUTOINCREMENT, "
@@ -29,7 +30,9 @@ class Spool:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.parent.exists():
+            private_dir(self.path.parent)
+        private_file(self.path)  # the events of the hub's absence: its owner's only
         self.lock = threading.RLock()
         with self._connect() as connection:
             connection.execute("PRAGMA journal_mode=WAL")

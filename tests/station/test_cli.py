@@ -23,6 +23,7 @@ def test_help_lists_commands() -> None:
         [sys.executable, "-m", "station", "--help"], capture_output=True, text=True, check=True
     )
     assert "score" in completed.stdout and "simulate" in completed.stdout
+    assert "token" in completed.stdout  # packref token --new
 
 
 def test_installed_console_script_scores_the_example() -> None:

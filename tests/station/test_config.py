@@ -6,28 +6,40 @@ from pathlib import Path
 
 import pytest
 
-from station.config import TOKEN_FILE, default_data_dir, load_settings
+from station.config import TOKEN_FILE, default_data_dir, hash_token, load_settings
+from station.tokens import replace_token, store_first_token
 
 
-def test_the_token_is_made_once_and_only_its_hash_is_kept(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_loading_the_settings_makes_no_token(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PACKREF_TOKEN", raising=False)
-    first = load_settings(tmp_path)
-    assert first.new_token and first.token.accepts(first.new_token)
+    settings = load_settings(tmp_path)
+    assert not settings.token.issued and not (tmp_path / TOKEN_FILE).exists()
+    assert not settings.token.accepts("guess") and not settings.token.accepts(None)
+    assert settings.database_url == f"sqlite:///{tmp_path / 'packref.sqlite3'}"
+
+
+def test_only_the_hash_is_kept_and_a_changed_file_is_read_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PACKREF_TOKEN", raising=False)
+    check = load_settings(tmp_path).token
+    assert store_first_token(tmp_path, "first")
     stored = (tmp_path / TOKEN_FILE).read_text()
-    assert first.new_token not in stored
-    assert (tmp_path / TOKEN_FILE).stat().st_mode & 0o077 == 0
-    again = load_settings(tmp_path)
-    assert again.new_token is None and again.token.accepts(first.new_token)
-    assert not again.token.accepts("guess") and not again.token.accepts(None)
-    assert again.database_url == f"sqlite:///{tmp_path / 'packref.sqlite3'}"
+    assert "first" not in stored and stored.strip() == hash_token("first")
+    assert (tmp_path / TOKEN_FILE).stat().st_mode & 0o777 == 0o600
+    assert check.accepts("first")  # the running station's check sees the new file
+    assert not store_first_token(tmp_path, "second")  # a first token never replaces one
+    replace_token(tmp_path, "second")
+    assert check.accepts("second") and not check.accepts("first")  # the old one stops
+    (tmp_path / TOKEN_FILE).unlink()
+    assert not check.accepts("second") and not check.issued
 
 
 def test_a_given_token_wins_and_is_not_written(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PACKREF_TOKEN", "hub-secret")
     settings = load_settings(tmp_path, "postgresql://hub/packref")
-    assert settings.token.accepts("hub-secret") and settings.new_token is None
+    assert settings.token.accepts("hub-secret") and settings.token.issued
     assert not (tmp_path / TOKEN_FILE).exists()
     assert settings.database_url == "postgresql://hub/packref"
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import random
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +19,7 @@ import httpx
 import pytest
 
 from rules import get_game
+from station.config import TOKEN_FILE, hash_token
 from tests.conftest import REPO
 
 TOKEN = "restart-test-token"
@@ -24,24 +27,44 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 class Serve:
-    """A ``packref serve`` subprocess on a free loopback port."""
+    """A ``packref serve`` subprocess on a free loopback port; ``terminal``: its stdout is a
+    terminal (a pseudo-terminal), as for an organiser who starts it by hand."""
 
-    def __init__(self, data: Path, token: str | None = TOKEN) -> None:
+    def __init__(self, data: Path, token: str | None = TOKEN, terminal: bool = False) -> None:
         environment = dict(os.environ, PACKREF_TOKEN=token or "")
+        if terminal:
+            reading, out = pty.openpty()
+        # a file, not a pipe: its worker processes may outlive a kill; closed by kill()
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "station", "serve", "--port", "0", "--data", str(data)],
-            cwd=REPO, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        first = self.process.stdout.readline()  # printed once the socket listens
+            cwd=REPO, env=environment, stdout=out if terminal else subprocess.PIPE,
+            stderr=self.stderr, text=True)
+        if terminal:
+            os.close(out)
+        self.stdout = (open(reading, encoding="utf-8") if terminal  # noqa: SIM115
+                       else self.process.stdout)
+        first = self.stdout.readline()  # printed once the server has started
         if not first:
-            raise AssertionError(self.process.stderr.read())
+            raise AssertionError(self.said())
         self.announced = json.loads(first)
         self.url = self.announced["url"].rstrip("/")
         self.client = httpx.Client(base_url=self.url, timeout=10)
+
+    def said(self) -> str:
+        """What it has said on stderr (all of it, once killed)."""
+        if self.stderr.closed:
+            return self.told
+        self.stderr.seek(0)
+        return self.stderr.read().decode("utf-8", "replace")
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=10)
         self.client.close()
+        self.stdout.close()
+        self.told = self.said()
+        self.stderr.close()
 
 
 @pytest.fixture
@@ -109,18 +132,36 @@ def test_a_killed_station_restarts_with_every_acknowledged_event(tmp_path: Path,
         assert resumed[0]["seq"] == len(stored) + 1
 
 
-def test_the_first_start_prints_the_token_once(tmp_path: Path, servers: list[Serve]) -> None:
-    servers.append(first := Serve(tmp_path, token=None))
+def test_the_first_start_at_a_terminal_prints_the_token_once(tmp_path: Path,
+                                                              servers: list[Serve]) -> None:
+    servers.append(first := Serve(tmp_path, token=None, terminal=True))
     token = first.announced["token"]
+    assert (tmp_path / TOKEN_FILE).read_text().strip() == hash_token(token)
     denied = first.client.post("/api/tables", json={"name": "T"})
     assert denied.status_code == 401
     assert first.client.post("/api/tables", json={"name": "T"},
                              headers={"Authorization": f"Bearer {token}"}).status_code == 201
     first.kill()
-    servers.append(second := Serve(tmp_path, token=None))
+    assert token not in first.said()  # stderr may be a log: the token is only on the terminal
+    servers.append(second := Serve(tmp_path, token=None, terminal=True))
     assert "token" not in second.announced
     assert second.client.post("/api/tables", json={"name": "U"},
                               headers={"Authorization": f"Bearer {token}"}).status_code == 201
+
+
+def test_a_station_started_into_a_pipe_shows_no_token_and_takes_one_issued_later(
+        cli, tmp_path: Path, servers: list[Serve]) -> None:
+    servers.append(station := Serve(tmp_path, token=None))  # systemd's journal, a pipe
+    assert "token" not in station.announced and not (tmp_path / TOKEN_FILE).exists()
+    refused = station.client.post("/api/tables", json={"name": "T"},
+                                  headers={"Authorization": "Bearer guess"})
+    assert refused.status_code == 401 and "none is issued yet" in refused.json()["detail"]
+    issued = cli("token", "--new", "--print", "--data", tmp_path).json()["token"]
+    assert station.client.post("/api/tables", json={"name": "T"}, headers={
+        "Authorization": f"Bearer {issued}"}).status_code == 201  # no restart
+    station.kill()
+    said = station.said()
+    assert f"token --new --data {tmp_path}" in said and issued not in said
 
 
 def test_serve_refuses_a_bad_database_url_or_a_busy_port(cli, tmp_path: Path) -> None:
@@ -132,3 +173,34 @@ def test_serve_refuses_a_bad_database_url_or_a_busy_port(cli, tmp_path: Path) ->
         port = busy.getsockname()[1]
         taken = cli("serve", "--port", str(port), "--data", tmp_path)
     assert taken.status == 2 and f"cannot listen on 127.0.0.1:{port}" in taken.stderr
+
+
+@pytest.fixture
+def at_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``packref serve`` in this process believes its stdout is a terminal (no token given)."""
+    monkeypatch.delenv("PACKREF_TOKEN", raising=False)
+    monkeypatch.setattr("station.cli.serve.interactive", lambda: True)
+
+
+def test_a_first_start_that_fails_leaves_no_token(cli, tmp_path: Path, at_a_terminal) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        taken = cli("serve", "--port", str(port), "--data", tmp_path)
+    assert taken.status == 2 and taken.stdout == ""
+    bad = cli("serve", "--db", "not a url", "--data", tmp_path)
+    assert bad.status == 2 and bad.stdout == ""
+    assert not (tmp_path / TOKEN_FILE).exists()
+
+
+def test_a_station_that_fails_as_it_starts_leaves_no_token(cli, tmp_path: Path, at_a_terminal,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    def broken(self) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("station.live.station.Station.resume", broken)
+    with pytest.raises(SystemExit):  # uvicorn's "startup failed"
+        cli("serve", "--port", "0", "--data", tmp_path)
+    assert not (tmp_path / TOKEN_FILE).exists()

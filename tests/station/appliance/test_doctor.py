@@ -179,23 +179,32 @@ def test_doctor_reads_the_devices_of_the_station_file(cli, tmp_path: Path,
     assert checks["camera"]["ok"] and checks["kit"]["ok"]
 
 
-def test_the_health_page_and_api_show_the_same_checks(tmp_path: Path, kit_photos: Path,
-                                                      monkeypatch) -> None:
+def test_the_checks_are_the_organisers_and_the_public_sees_the_status(
+        tmp_path: Path, kit_photos: Path, monkeypatch) -> None:
     monkeypatch.setenv("PACKREF_TOKEN", TOKEN)
     (tmp_path / "station.toml").write_text(f'[cameras]\nt1 = "{kit_photos}"\n')
     services = build_services(load_settings(tmp_path))
     try:
         with TestClient(create_app(services)) as client:
-            report = client.get("/api/health").json()
+            report = client.get("/api/health", headers={"Authorization": f"Bearer {TOKEN}"})
+            public = client.get("/api/health")
+            wrong = client.get("/api/health", headers={"Authorization": "Bearer guess"})
             page = client.get("/health")
     finally:
         services.database.close()
-    assert [check["name"] for check in report["checks"]] == list(CHECKS)
-    assert by_name(report)["kit"]["ok"]
+    full = report.json()
+    assert [check["name"] for check in full["checks"]] == list(CHECKS)
+    assert by_name(full)["kit"]["ok"]
+    assert full["status"] == ("ok" if full["ok"] else "needs attention")
+    assert public.status_code == 200
+    assert public.json() == {"ok": full["ok"], "status": full["status"]}  # no check, no path
+    assert wrong.status_code == 401
     assert page.status_code == 200
-    for check in report["checks"]:
-        assert f'data-check="{check["name"]}"' in page.text
-    assert "small-warehouse player 1 warehouse" in page.text
+    assert f'data-status="{full["status"]}"' in page.text
+    for shown in (public.text, page.text):  # the machine's paths and devices stay private
+        assert str(tmp_path) not in shown and "small-warehouse player 1" not in shown
+        assert "data-check" not in shown
+    assert "packref doctor" in page.text and "GET /api/health" in page.text
 
 
 def test_while_the_station_owns_the_camera_the_kit_is_read_from_its_latest_frame(

@@ -71,6 +71,8 @@ def test_install_writes_and_enables_the_unit_and_twice_changes_nothing(
     assert sorted(report["changed"]) == sorted(
         [str(unit), str(tmp_path / "srv/packref/station.toml")])
     assert "serve --data /srv/packref" in unit.read_text()
+    assert (tmp_path / "srv/packref").stat().st_mode & 0o777 == 0o700  # the user's only
+    assert "token --new --data /srv/packref" in first.stderr  # the journal shows no token
     wanted = tmp_path / "etc/systemd/system/multi-user.target.wants/packref.service"
     assert wanted.is_symlink() and os.readlink(wanted) == "/etc/systemd/system/packref.service"
     stamp = unit.stat().st_mtime_ns
