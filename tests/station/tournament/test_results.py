@@ -4,10 +4,13 @@ until the organiser settles it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from sqlalchemy import text
 from sqlalchemy.orm import Session
 
-from station.store import Database
+from station.store import Database, open_database
 from station.store.clock import FixedClock
 from station.store.models import MatchRow, TableRow, TournamentRow
 from station.tournament import service
@@ -116,3 +119,24 @@ def test_a_result_disputed_before_the_signing_record_stays_disputed(database: Da
         assert service.match_json(match, None)["result"]["disputed"] is True
         settle_dispute(session, FixedClock(), "cup", match.id, "organiser", "looked at it")
         assert service.tournament_detail(session, None, "cup")["disputes"] == []
+
+
+def test_a_database_made_before_codes_gains_their_tables_when_opened(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    old = open_database(url)
+    with old.session() as session:
+        match = _live_game(session)
+        game_id = match.id
+    with old.engine.begin() as connection:  # as a station stored it before this version
+        connection.execute(text("DROP TABLE match_signing"))
+        connection.execute(text("DROP TABLE match_codes"))
+    old.close()
+    reopened = open_database(url)
+    try:
+        with reopened.session() as session:
+            match = session.get(MatchRow, game_id)
+            code = codes_of(session, match)["Ana"]  # made when the organiser asks
+            signed = confirm_result(session, FixedClock(), "cup", game_id, "Ana", code, True)
+        assert signed["result"]["confirmations"] == {"Ana": True}
+    finally:
+        reopened.close()
