@@ -283,12 +283,9 @@ def run_settle(arguments: argparse.Namespace) -> int:
     winners = _names(arguments.winners, "--winners") if arguments.winners else None
     if winners and scores is None:
         raise InputError("--winners: give the corrected result with --score too")
-    note = arguments.note.strip()
-    if not note:
-        raise InputError("--note: say why the result stands, or what changed")
     emit(_in_transaction(arguments, lambda session, station: results.settle_dispute(
-        session, station.store.clock, arguments.tournament, arguments.game_id, "cli", note,
-        scores, winners)))
+        session, station.store.clock, arguments.tournament, arguments.game_id, "cli",
+        arguments.note, scores, winners)))
     return 0
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -50,12 +49,12 @@ def shown(code: str) -> str:
     return f"{code[:4]}-{code[4:]}"
 
 
-def make_codes(session: Session, match: MatchRow, players: Sequence[str] | None = None) -> None:
+def make_codes(session: Session, match: MatchRow) -> None:
     """Give each player of ``match`` (a stored row) a code, unless they have one."""
     have = set(session.scalars(select(MatchCodeRow.player)
                                .where(MatchCodeRow.match_id == match.id)))
     session.add_all(MatchCodeRow(match_id=match.id, player=player, code=new_code())
-                    for player in (players or match.players) if player not in have)
+                    for player in match.players if player not in have)
     session.flush()
 
 

@@ -96,6 +96,10 @@ def settle_dispute(session: Session, clock: Clock, tournament_id: str, match_id:
     ``winners``) entered as by hand; who settled, when and why are recorded. 409 when the
     game is not disputed: there is nothing to settle."""
     match = service.match_row(session, tournament_id, match_id)
+    note = note.strip()
+    if not note:
+        raise TournamentRefusal("a settlement needs a note: why the result stands, or what "
+                                "changed")
     if not signing.disagreeing(match):
         raise TournamentConflict(f"game {match_id} has no dispute to settle")
     if scores is not None:

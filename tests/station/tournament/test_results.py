@@ -98,6 +98,8 @@ def test_settling_needs_a_dispute_and_a_bye_signs_nothing(database: Database) ->
         match = _live_game(session)
         with pytest.raises(TournamentConflict, match="no dispute to settle"):
             settle_dispute(session, clock, "cup", match.id, "organiser", "nothing")
+        with pytest.raises(TournamentRefusal, match="needs a note"):
+            settle_dispute(session, clock, "cup", match.id, "organiser", "  ")
         bye = MatchRow(tournament_id="cup", round=2, players=["Ana"],
                        result=service.bye_result("Ana"))
         session.add(bye)
