@@ -19,6 +19,7 @@ from station.errors import InputError
 from station.live.station import UnknownTable
 from station.live.table import TableRefusal
 from station.store import StoreConflict
+from station.tournament.codes import WrongCode
 from station.tournament.service import (
     TournamentConflict,
     TournamentRefusal,
@@ -61,6 +62,7 @@ def install_error_handlers(app: FastAPI) -> None:
         (UnknownTable, status.HTTP_404_NOT_FOUND, ""),
         (UnknownTournament, status.HTTP_404_NOT_FOUND, ""),
         (UnknownGame, status.HTTP_404_NOT_FOUND, ""),
+        (WrongCode, status.HTTP_403_FORBIDDEN, ""),
         (IllegalAction, UNPROCESSABLE, "illegal action: "),
         (TableRefusal, status.HTTP_409_CONFLICT, ""),
         (StoreConflict, status.HTTP_409_CONFLICT, ""),

@@ -15,10 +15,11 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from station.api.deps import OrganiserReadDep, ServicesDep, SessionDep, StationDep
+from station.api.models import GameId, TournamentId
 from station.games import describe_action, game_records
 from station.live.advisor import public_message
 from station.live.public import public_legal_actions
-from station.tournament import service
+from station.tournament import results, service
 
 LEGAL_CHOICES = 300  # the most legal actions offered in the correction picker
 
@@ -112,3 +113,15 @@ def tournament_projector(request: Request, tournament_id: str, session: SessionD
                          services: ServicesDep) -> HTMLResponse:
     detail = service.tournament_detail(session, services.station, tournament_id)
     return _render(request, "tournament.html", tournament=detail, projector=True)
+
+
+@router.get("/tournaments/{tournament_id}/games/{match_id}/sign", response_class=HTMLResponse)
+def sign_page(request: Request, tournament_id: TournamentId, match_id: GameId,
+              session: SessionDep, services: ServicesDep, player: str = "",
+              code: str = "") -> HTMLResponse:
+    """A player's phone page: the game's final scores and Agree / Disagree, signed with the
+    player's own code (in the organiser's link, or typed). The page checks nothing itself:
+    the confirm route answers the buttons, so a wrong code is told there, once."""
+    game = results.game_to_sign(session, services.station, tournament_id, match_id)
+    return _render(request, "sign.html", game=game, code=code,
+                   player=player if player in game["players"] else None)

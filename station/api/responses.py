@@ -43,6 +43,8 @@ class ErrorOut(BaseModel):
 ERROR_MEANINGS = {
     400: "Refused: the request cannot be carried out as asked (the sentence says why)",
     401: "Writes need the organiser's token: 'Authorization: Bearer TOKEN'",
+    403: "Refused: the code is not this player's for this game (a player signs with their "
+         "own code; the organiser's token is not a signature)",
     404: "No such table, tournament, game or catalogue",
     409: "Conflict with the table's state or with another writer (nothing to undo, "
          "the id is taken...)",
@@ -281,8 +283,17 @@ class TournamentLine(Open):
     created_at: str
 
 
+class Settled(Open):
+    """Who settled a game's dispute, and when."""
+
+    by: str
+    at: str
+
+
 class Result(Open):
-    """A game's result: by hand, live (``final`` once over) or a bye."""
+    """A game's result: by hand, live (``final`` once over) or a bye. ``confirmations``: each
+    player's word on these scores; ``disputed``: a player disagreed and the organiser has
+    not settled it yet (a later "agree" does not undo it)."""
 
     scores: dict[str, int | float]
     winners: list[str]
@@ -291,6 +302,7 @@ class Result(Open):
     final: bool | None = None
     confirmations: dict[str, bool] | None = None
     disputed: bool | None = None
+    settled: Settled | None = None
 
 
 class TournamentGame(Open):
@@ -306,6 +318,42 @@ class TournamentGame(Open):
 
 class GameAtTable(TournamentGame):
     tournament: str
+
+
+class PlayerCode(Open):
+    """A player's code for one game: it signs that player's result of that game, nothing
+    else."""
+
+    player: str
+    code: str = Field(examples=["K7QD-M2XA"])
+    sign: str = Field(description="the player's phone page, with the code",
+                      examples=["/tournaments/cup/games/3/sign?player=Ana&code=K7QD-M2XA"])
+
+
+class SigningStep(Open):
+    """One step of a game's signing: a player's ``agree`` or ``disagree`` (``who``: the
+    player whose code signed it, ``host``: where it came from, ``scores``: what was signed) or
+    the organiser's ``settle`` (``who``: the organiser, ``note``, ``scores``: the corrected
+    result, if any)."""
+
+    kind: str = Field(examples=["disagree"])
+    who: str
+    at: str
+    host: str | None = None
+    note: str = ""
+    scores: dict[str, int | float] | None = None
+
+
+class GameSigning(Open):
+    """For the organiser: a game's codes and its signing record, oldest first."""
+
+    tournament: str
+    game: int
+    round: int
+    table: str | None
+    codes: list[PlayerCode]
+    disputed: bool
+    signing: list[SigningStep]
 
 
 class StartedGame(Open):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request, Response, status
 from pydantic import Field
 
 from station.api.deps import Services, ServicesDep, SessionDep, TokenDep
 from station.api.models import (
+    NO_NUL,
     GameId,
     HintsIn,
     MatchCreate,
@@ -29,6 +31,7 @@ from station.api.responses import (
     DroppedOut,
     ForbiddenOut,
     GameAtTable,
+    GameSigning,
     LocksOut,
     PairedRound,
     PlayersOut,
@@ -59,11 +62,26 @@ class RoundIn(Strict):
     force: bool = False
 
 
+Code = Annotated[str, Field(min_length=1, max_length=32, pattern=NO_NUL, examples=["K7QD-M2XA"],
+                             description="the player's own code for this game (any case; "
+                             "spaces and dashes are ignored)")]
+
+
 class ConfirmIn(Strict):
-    """A player agrees (or not) with a game's final scores."""
+    """A player agrees (or not) with a game's final scores, signing with their own code for
+    that game (the organiser shows it to them); the organiser's token is no signature."""
 
     player: Name
     agree: bool
+    code: Code
+
+
+class SettleIn(Strict):
+    """The organiser settles a disputed game: why (``note``) and, to correct it, the result
+    as ``PUT .../result`` takes it; without ``result`` the result stands as it is."""
+
+    note: Annotated[str, Field(min_length=1, max_length=1000, pattern=NO_NUL)]
+    result: ResultIn | None = None
 
 
 class LockIn(Strict):
@@ -255,15 +273,49 @@ def forbid_players(tournament_id: TournamentId, body: ForbidIn, session: Session
     return answer
 
 
-@router.post("/{tournament_id}/games/{match_id}/confirm", **documented(TournamentGame, *WRITE))
+@router.post("/{tournament_id}/games/{match_id}/confirm",
+             **documented(TournamentGame, 400, 403, 404, 422))
 def confirm_result(tournament_id: TournamentId, match_id: GameId, body: ConfirmIn,
-                   session: SessionDep,
-                   services: ServicesDep, author: TokenDep) -> dict[str, Any]:
-    """A player confirms the final scores (``agree``: false flags the game for the organiser)."""
-    match = results.confirm_result(session, tournament_id, match_id, body.player, body.agree)
+                   request: Request, session: SessionDep,
+                   services: ServicesDep) -> dict[str, Any]:
+    """A player confirms the final scores with their own code (``agree``: false flags the
+    game until the organiser settles it). No token: a phone in the room signs for its player
+    only; a wrong code is refused 403. Who signed, when and from where is recorded."""
+    host = request.client.host if request.client else None
+    match = results.confirm_result(session, services.clock, tournament_id, match_id,
+                                   body.player, body.code, body.agree, host)
     session.commit()
     _changed(services, tournament_id)
     return match
+
+
+@router.post("/{tournament_id}/games/{match_id}/settle", **documented(TournamentGame, *WRITE))
+def settle_dispute(tournament_id: TournamentId, match_id: GameId, body: SettleIn,
+                   session: SessionDep, services: ServicesDep,
+                   author: TokenDep) -> dict[str, Any]:
+    """The organiser settles a disputed game (409 if it is not disputed): the result stands,
+    or ``result`` replaces it; who settled, when and the note are recorded."""
+    fixed = body.result
+    match = results.settle_dispute(session, services.clock, tournament_id, match_id, author,
+                                   body.note, fixed.scores if fixed else None,
+                                   fixed.winners if fixed else None)
+    session.commit()
+    _changed(services, tournament_id)
+    return match
+
+
+@router.get("/{tournament_id}/games/{match_id}/codes",
+            **documented(GameSigning, 400, 401, 404, 422))
+def read_codes(tournament_id: TournamentId, match_id: GameId, session: SessionDep,
+               author: TokenDep) -> dict[str, Any]:
+    """For the organiser: each player's code for the game and the page that signs with it,
+    and who signed or settled what, when and from where."""
+    view = results.signing_view(session, tournament_id, match_id)
+    session.commit()  # a game paired before codes existed has just been given its codes
+    for line in view["codes"]:
+        query = urlencode({"player": line["player"], "code": line["code"]})
+        line["sign"] = f"/tournaments/{tournament_id}/games/{match_id}/sign?{query}"
+    return view
 
 
 @router.get("/{tournament_id}/export.json", response_model=None, responses={

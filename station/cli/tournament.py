@@ -104,13 +104,25 @@ def _add_round_commands(command: Command) -> None:
 
 
 def _add_result_commands(command: Command) -> None:
-    """result, tie-breakers, standings."""
+    """result, codes, settle, tie-breakers, standings."""
     result = command("result", "enter a game's result by hand", run_result)
     result.add_argument("tournament")
     result.add_argument("game_id", type=int, metavar="GAME")
     result.add_argument("--score", action="append", required=True, metavar="PLAYER=TOTAL",
                         help="one per player, e.g. --score Ana=31 --score Ben=27")
     result.add_argument("--winners", help="comma-separated (default: the highest totals)")
+    codes = command("codes", "each player's code for a game (they sign its result with it) "
+                    "and who signed what", run_codes)
+    codes.add_argument("tournament")
+    codes.add_argument("game_id", type=int, metavar="GAME")
+    settle = command("settle", "settle a disputed game: the result stands, or --score "
+                     "corrects it", run_settle)
+    settle.add_argument("tournament")
+    settle.add_argument("game_id", type=int, metavar="GAME")
+    settle.add_argument("--note", required=True, help="why the result stands, or what changed")
+    settle.add_argument("--score", action="append", metavar="PLAYER=TOTAL",
+                        help="the corrected result, one per player")
+    settle.add_argument("--winners", help="comma-separated (default: the highest totals)")
     breakers = command("tie-breakers", "set the tie-breakers, in order", run_tie_breakers)
     breakers.add_argument("tournament")
     breakers.add_argument("names", help="comma-separated, e.g. wins,head_to_head,points")
@@ -256,6 +268,27 @@ def run_result(arguments: argparse.Namespace) -> int:
     return 0
 
 
+def run_codes(arguments: argparse.Namespace) -> int:
+    from station.tournament import results
+
+    emit(_in_transaction(arguments, lambda session, _station: results.signing_view(
+        session, arguments.tournament, arguments.game_id)))
+    return 0
+
+
+def run_settle(arguments: argparse.Namespace) -> int:
+    from station.tournament import results
+
+    scores = _scores(arguments.score) if arguments.score else None
+    winners = _names(arguments.winners, "--winners") if arguments.winners else None
+    if winners and scores is None:
+        raise InputError("--winners: give the corrected result with --score too")
+    emit(_in_transaction(arguments, lambda session, station: results.settle_dispute(
+        session, station.store.clock, arguments.tournament, arguments.game_id, "cli",
+        arguments.note, scores, winners)))
+    return 0
+
+
 def run_tie_breakers(arguments: argparse.Namespace) -> int:
     from station.tournament import service
 
@@ -283,4 +316,4 @@ def run_standings(arguments: argparse.Namespace) -> int:
     return 0
 
 
-_READ_ONLY = {run_list, run_show, run_standings}
+_READ_ONLY = {run_list, run_show, run_standings, run_codes}  # codes: nothing public changes

@@ -16,7 +16,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 INTEGER_MAX = 2**31 - 1  # the largest value every Integer column holds (PostgreSQL's int4)
 ID_LENGTH = 64  # table and tournament ids (String(64) columns)
@@ -98,6 +98,41 @@ class MatchRow(Base):
     game_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     note: Mapped[str] = mapped_column(Text, default="")
+    #: who signed the result and how the organiser settled it, oldest first
+    signing: Mapped[list[MatchSigningRow]] = relationship(
+        order_by="MatchSigningRow.id", lazy="selectin")
+
+
+class MatchCodeRow(Base):
+    """A player's code for one tournament game: what the player signs that game's result
+    with (:mod:`station.tournament.codes`). Read only through the organiser's routes, never
+    with a game, so nothing public carries it. A table of its own, so a database made before
+    it gains it at start."""
+
+    __tablename__ = "match_codes"
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    player: Mapped[str] = mapped_column(String(NAME_LENGTH), primary_key=True)
+    code: Mapped[str] = mapped_column(String(16))
+
+
+class MatchSigningRow(Base):
+    """One step of a game's signing, in order: a player's ``agree`` or ``disagree`` (``who``:
+    the player, proven by their code; ``host``: where it came from; ``scores``: what they
+    signed) or the organiser's ``settle`` (``who``: the organiser; ``note``; ``scores``: the
+    corrected result, if any). Only added to, so a dispute is never lost; a table of its own,
+    so a database made before it gains it at start."""
+
+    __tablename__ = "match_signing"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("matches.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    who: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    host: Mapped[str | None] = mapped_column(String(NAME_LENGTH), nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")
+    scores: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class TournamentRuleRow(Base):

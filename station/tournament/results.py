@@ -1,6 +1,6 @@
 """Results from the table: a live game started for a tournament game gives its result by
-itself when it ends; the players confirm the final scores on the table page, and a
-disagreement flags the game for the organiser (who settles it by entering the result).
+itself when it ends; each player confirms the final scores with their own code (the table
+page, or their phone), and a disagreement flags the game until the organiser settles it.
 """
 
 from __future__ import annotations
@@ -9,15 +9,19 @@ import json
 import logging
 import queue
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from station.live.station import Station
+from station.store.clock import Clock
 from station.store.database import Database
-from station.store.models import MatchRow
-from station.tournament import service
-from station.tournament.service import TournamentRefusal
+from station.store.models import MatchRow, MatchSigningRow
+from station.tournament import service, signing
+from station.tournament.codes import check_code, codes_of
+from station.tournament.service import TournamentConflict, TournamentRefusal
 
 log = logging.getLogger("packref.tournament")
 
@@ -50,18 +54,85 @@ def record_live_result(session: Session, table_id: str,
     return match.tournament_id
 
 
-def confirm_result(session: Session, tournament_id: str, match_id: int, player: str,
-                   agree: bool) -> dict[str, Any]:
-    """A player agrees (or not) with the game's final scores; any "no" flags the game."""
+def confirm_result(session: Session, clock: Clock, tournament_id: str, match_id: int,
+                   player: str, code: str, agree: bool, host: str | None = None) -> dict[str, Any]:
+    """A player agrees (or not) with the game's final scores, signing with their own code
+    (:class:`~station.tournament.codes.WrongCode` otherwise). The signature is recorded: who,
+    when, from where, and the scores signed. A "no" flags the game until the organiser
+    settles it; a later "yes", even the same player's, does not undo the flag."""
     match = service.match_row(session, tournament_id, match_id)
     if player not in match.players:
         raise TournamentRefusal(f"{player!r} did not play game {match_id}")
+    if service.is_bye(match):
+        raise TournamentRefusal(f"game {match_id} is a bye: there is nothing to confirm")
+    check_code(session, match, player, code)
     if not match.result or not match.result.get("final", True):
         raise TournamentRefusal(f"game {match_id} has no final result to confirm yet")
-    confirmations = {**match.result.get("confirmations", {}), player: bool(agree)}
-    match.result = {**match.result, "confirmations": confirmations,
-                    "disputed": not all(confirmations.values())}
+    _record_stored_dispute(match, clock)
+    match.result = {**match.result,
+                    "confirmations": {**match.result.get("confirmations", {}), player: agree}}
+    match.signing.append(MatchSigningRow(
+        kind=signing.AGREE if agree else signing.DISAGREE, who=player, at=clock.now(),
+        host=host, scores=dict(match.result["scores"])))
+    session.flush()
     return service.match_json(match, None)
+
+
+def _record_stored_dispute(match: MatchRow, clock: Clock) -> None:
+    """A result disputed before the signing record existed (its ``disputed`` flag): its
+    disagreeing players go into the record first, so a new "agree" cannot lift it."""
+    if not match.result or match.result.get("disputed") is not True or match.signing:
+        return
+    for player in signing.disagreeing(match):
+        match.signing.append(MatchSigningRow(kind=signing.DISAGREE, who=player, at=clock.now(),
+                                             note="said before the signing record"))
+    match.result = {key: value for key, value in match.result.items() if key != "disputed"}
+
+
+def settle_dispute(session: Session, clock: Clock, tournament_id: str, match_id: int,
+                   author: str, note: str, scores: dict[str, int] | None = None,
+                   winners: Sequence[str] | None = None) -> dict[str, Any]:
+    """The organiser settles a disputed game: the result as it stands, or ``scores`` (and
+    ``winners``) entered as by hand; who settled, when and why are recorded. 409 when the
+    game is not disputed: there is nothing to settle."""
+    match = service.match_row(session, tournament_id, match_id)
+    note = note.strip()
+    if not note:
+        raise TournamentRefusal("a settlement needs a note: why the result stands, or what "
+                                "changed")
+    if not signing.disagreeing(match):
+        raise TournamentConflict(f"game {match_id} has no dispute to settle")
+    if scores is not None:
+        service.record_result(session, tournament_id, match_id, scores, winners, author)
+    match.signing.append(MatchSigningRow(
+        kind=signing.SETTLE, who=author, at=clock.now(), note=note,
+        scores=dict(match.result["scores"]) if scores is not None else None))
+    session.flush()
+    return service.match_json(match, None)
+
+
+def signing_view(session: Session, tournament_id: str, match_id: int) -> dict[str, Any]:
+    """For the organiser only: each player's code for the game and its signing record (who
+    signed what, when, from where; who settled, when and why)."""
+    match = service.match_row(session, tournament_id, match_id)
+    if service.is_bye(match):
+        raise TournamentRefusal(f"game {match_id} is a bye: its player signs nothing")
+    codes = codes_of(session, match)
+    return {"tournament": tournament_id, "game": match.id, "round": match.round,
+            "table": match.table_id, "codes": [{"player": p, "code": codes[p]} for p in codes],
+            "disputed": bool(signing.disagreeing(match)), "signing": signing.record(match)}
+
+
+def game_to_sign(session: Session, station: Station | None, tournament_id: str,
+                 match_id: int) -> dict[str, Any]:
+    """What a player's phone page shows of a game: the tournament, the game and its result
+    (public, as everywhere: no code)."""
+    tournament = service.tournament_row(session, tournament_id)
+    match = service.match_row(session, tournament_id, match_id)
+    if service.is_bye(match):
+        raise TournamentRefusal(f"game {match_id} is a bye: there is nothing to sign")
+    return {"tournament": {"id": tournament.id, "name": tournament.name},
+            **service.match_json(match, station)}
 
 
 def game_at_table(session: Session, table_id: str, game_seq: int | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from rules import RulesError, get_game
 from station.live.station import Station
 from station.store.models import MatchRow, TableRow, TournamentRuleRow
 from station.tournament import service
+from station.tournament.codes import make_codes
 from station.tournament.pairing import PairingImpossible, PairingRequest, pair_round
 from station.tournament.service import TournamentConflict, TournamentRefusal
 
@@ -135,6 +136,8 @@ def pair_next_round(session: Session, station: Station | None, tournament_id: st
                              table_id=table, game_seq=game_seq))
     session.add_all(rows)
     session.flush()
+    for row in rows:  # the seats are known: each player gets the code they sign with
+        make_codes(session, row)
     games = [{"id": row.id, "players": row.players, "table": row.table_id} for row in rows]
     for player in paired.byes:
         session.add(MatchRow(tournament_id=tournament_id, round=number, players=[player],

@@ -25,6 +25,8 @@ from station.store.models import (
     TournamentRow,
     TournamentRuleRow,
 )
+from station.tournament import signing
+from station.tournament.codes import make_codes
 from station.tournament.config import DEFAULT_TIE_BREAKERS
 from station.tournament.standings import (
     GameResult,
@@ -80,8 +82,6 @@ def bye_result(player: str) -> dict[str, Any]:
 
 def is_bye(match: MatchRow) -> bool:
     return bool(match.result) and match.result.get("source") == "bye"
-
-
 
 
 def match_row(session: Session, tournament_id: str, match_id: int) -> MatchRow:
@@ -166,6 +166,7 @@ def add_match(session: Session, tournament_id: str, round_number: int, players: 
                    table_id=table_id)
     session.add(row)
     session.flush()
+    make_codes(session, row)  # the seats are known: each player gets the code they sign with
     return {"id": row.id, "round": row.round, "players": row.players, "table": row.table_id}
 
 
@@ -219,7 +220,11 @@ def _live_result(match: MatchRow, station: Station | None) -> dict[str, Any] | N
 
 
 def match_json(match: MatchRow, station: Station | None) -> dict[str, Any]:
+    """A game as the public sees it: players, table, result; a stored result shows whether
+    it is disputed (read from the signing record, :mod:`.signing`). Never the codes."""
     result = match.result or _live_result(match, station)
+    if match.result is not None and not is_bye(match):
+        result = {**match.result, **signing.state(match)}
     return {"id": match.id, "round": match.round, "players": match.players,
             "table": match.table_id, "game_seq": match.game_seq, "result": result}
 
@@ -252,7 +257,7 @@ def tournament_detail(session: Session, station: Station | None,
             "players": player_names(session, tournament_id),
             "rounds": [rounds[number] for number in sorted(rounds)],
             "standings": [line.to_json() for line in lines],
-            "disputes": _disputes(matches),
+            "disputes": _disputes(match_rows(session, tournament_id)),
             "allow_hints": hints_allowed(session, tournament_id),
             **pairing_rules(session, tournament_id)}
 
@@ -264,12 +269,11 @@ def hints_allowed(session: Session, tournament_id: str) -> bool:
     return bool(row is not None and row.allowed)
 
 
-def _disputes(matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Games the organiser must look at: a player disagrees with the final scores."""
-    return [{"game": game["id"], "round": game["round"], "table": game["table"],
-             "disagree": sorted(p for p, ok in game["result"].get("confirmations", {}).items()
-                                if not ok)}
-            for game in matches if game["result"] and game["result"].get("disputed")]
+def _disputes(matches: list[MatchRow]) -> list[dict[str, Any]]:
+    """Games the organiser must look at: a player disagreed with the final scores, and the
+    organiser has not settled it since."""
+    return [{"game": match.id, "round": match.round, "table": match.table_id, "disagree": who}
+            for match in matches if (who := signing.disagreeing(match))]
 
 
 def tournament_csv(session: Session, station: Station | None, tournament_id: str) -> str:

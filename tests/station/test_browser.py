@@ -248,18 +248,42 @@ def test_an_organiser_pairs_prints_slips_and_sees_a_disagreement(live_server: st
 
         paired = api.get("/api/tournaments/cup").json()["rounds"][0]["games"]
         game = next(g for g in paired if g["table"] == "t1")
+        first, second = game["players"]
         api.put(f"/api/tournaments/cup/games/{game['id']}/result",
-                json={"scores": {game["players"][0]: 30, game["players"][1]: 20}})
-        table = page.context.browser.new_page()
-        table.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
+                json={"scores": {first: 30, second: 20}})
+        codes = {line["player"]: line for line in api.get(
+            f"/api/tournaments/cup/games/{game['id']}/codes").json()["codes"]}
+        table = page.context.browser.new_page()  # no token in the table's browser
         table.goto(f"{live_server}/tables/t1")
         box = table.locator("#confirm")
         expect(box).to_contain_text("Tournament result")
-        box.locator(f"button[data-player='{game['players'][1]}'][data-agree='']").click()
+        box.locator("input[data-index='1']").fill(codes[first]["code"])  # the wrong code
+        box.locator("button[data-index='1'][data-agree='']").click()
+        expect(box.locator("#confirm-message")).to_contain_text(
+            f"Not saved (403): that is not {second}'s code")
+        box.locator("input[data-index='1']").fill(codes[second]["code"])
+        box.locator("button[data-index='1'][data-agree='']").click()
         expect(box).to_contain_text("The organiser has been told")
         expect(page.locator("#disputes")).to_contain_text(
-            f"{game['players'][1]} disagrees with the final scores")
+            f"{second} disagrees with the final scores")
+        phone = page.context.browser.new_page(viewport=SIZES["phone"])  # the link to show
+        phone.goto(live_server + codes[first]["sign"])
+        expect(phone.locator(".sign-scores")).to_contain_text(f"{first}30wins")
+        phone.get_by_role("button", name="Agree", exact=True).click()
+        expect(phone.locator("#sign-message")).to_contain_text("Saved: you agree")
+        expect(phone.locator("#sign-disputed")).to_be_visible()  # an agree settles nothing
+        phone.screenshot(path=str(tmp_path / "sign-phone.png"), full_page=True)
+        expect(page.locator(f"li[data-game='{game['id']}'] .status-tag")).to_have_text(
+            "disputed")
+        page.locator(f".show-codes[data-game='{game['id']}']").click()
+        codes_box = page.locator("#codes-box")
+        expect(codes_box).to_contain_text(codes[second]["code"])
+        expect(codes_box.locator(".signing-record")).to_contain_text(f"{second}disagrees")
         page.screenshot(path=str(tmp_path / "tournament-organiser.png"), full_page=True)
+        page.get_by_label("note", exact=True).fill("recounted: the scores stand")
+        page.locator(f".settle-game[data-game='{game['id']}']").click()
+        expect(page.locator("#disputes")).to_be_hidden()
+        expect(page.locator(f"li[data-game='{game['id']}'] .status-tag")).to_have_text("done")
 
 
 def _failing_view(state: State) -> dict:
@@ -456,14 +480,15 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
     api.put(f"/api/tournaments/cup/games/{game.json()['id']}/result",
             json={"scores": {"Ana": 3, "Ben": 5}}).raise_for_status()
     pages = ["/", "/health", "/tournaments/cup", "/tournaments/cup/projector",
-             "/catalogue/moving-day", *(f"/tables/t{n}" for n in range(1, 5)),
+             "/catalogue/moving-day", "/tournaments/cup/games/1/sign?player=Ana&code=ABCD-EFGH",
+             *(f"/tables/t{n}" for n in range(1, 5)),
              *(f"/tables/t{n}/projector" for n in range(1, 5))]
     problems, said = {}, {}
     with browser_page(viewport=SIZES[size]) as page:
         for path in pages:
             page.goto(f"{live_server}{path}")
             page.wait_for_load_state("networkidle")
-            if path in ("/health", "/catalogue/moving-day"):  # no live channel: no live dot
+            if path in ("/health", "/catalogue/moving-day") or "/sign?" in path:  # no live dot
                 assert page.locator("#live-status").count() == 0
             else:  # every other page is live, and says so
                 page.wait_for_selector("#live-status.on")

@@ -12,7 +12,8 @@ from typing import Any
 
 from station.demo.recordings import demo_recordings
 from station.live.station import Station
-from station.store import EventStore, open_database
+from station.store import EventStore, FixedClock, open_database
+from station.tournament.results import confirm_result
 from tests.conftest import REPO
 
 
@@ -74,6 +75,34 @@ def test_a_tournament_on_the_command_line(cli, tmp_path: Path) -> None:
     assert wrong.status == 2 and "unknown tie-breaker 'luck'" in wrong.stderr
     assert cli("tournament", "show", "cup", "--data", data).json()["tie_breakers"] == [
         "points", "wins"]
+
+
+def test_the_organiser_reads_codes_and_settles_a_dispute_on_the_command_line(
+        cli, tmp_path: Path) -> None:
+    data = str(tmp_path)
+    cli("tournament", "add", "Cup", "--players", "Ana,Ben", "--data", data)
+    game = str(cli("tournament", "game", "cup", "--round", "1", "--players", "Ana,Ben",
+                   "--data", data).json()["id"])
+    cli("tournament", "result", "cup", game, "--score", "Ana=3", "--score", "Ben=8",
+        "--data", data)
+    codes = cli("tournament", "codes", "cup", game, "--data", data).json()
+    assert [line["player"] for line in codes["codes"]] == ["Ana", "Ben"]
+    assert codes["disputed"] is False and codes["signing"] == []
+    early = cli("tournament", "settle", "cup", game, "--note", "x", "--data", data)
+    assert early.status == 2 and "no dispute to settle" in early.stderr
+    database = open_database(f"sqlite:///{tmp_path / 'packref.sqlite3'}")
+    with database.session() as session:  # Ana disagrees, on her phone
+        confirm_result(session, FixedClock(), "cup", int(game), "Ana",
+                       codes["codes"][0]["code"], False)
+    database.close()
+    settled = cli("tournament", "settle", "cup", game, "--note", "recounted", "--score",
+                  "Ana=9", "--score", "Ben=8", "--data", data)
+    assert settled.status == 0, settled.stderr
+    assert settled.json()["result"]["winners"] == ["Ana"]
+    assert settled.json()["result"]["settled"]["by"] == "cli"
+    after = cli("tournament", "codes", "cup", game, "--data", data).json()
+    assert [(s["kind"], s["who"], s["note"]) for s in after["signing"]] == [
+        ("disagree", "Ana", ""), ("settle", "cli", "recounted")]
 
 
 def test_the_demo_plays_every_recording_through_the_live_loop_once(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 // The table page's part of a tournament: when the game played here for a tournament ends,
-// each player confirms the final scores (or not: the organiser is then flagged). Uses the
-// referee's token kept in this browser (token.js, the one for every page).
+// each player confirms the final scores (or not: the organiser is then flagged) with their
+// own code for this game, given by the organiser; never the organiser's token. A player may
+// sign on their phone instead (the link beside their name, or the organiser's).
 "use strict";
 (function () {
   const view = document.querySelector(".table-view[data-table]");
@@ -18,23 +19,31 @@
     const result = game.result;
     if (!result || result.final === false) { box.hidden = true; return; }
     const said = result.confirmations || {};
+    const phone = (p) => "/tournaments/" + encodeURIComponent(game.tournament) + "/games/" + game.id + "/sign?player=" + encodeURIComponent(p);
     box.hidden = false;
     box.innerHTML = "<h2>Tournament result</h2><p>" +
-      Object.entries(result.scores).map(([p, s]) => esc(p) + " " + esc(s)).join(", ") + "</p><ul>" +
-      game.players.map((p) => "<li>" + esc(p) + ": " +
+      Object.entries(result.scores).map(([p, s]) => esc(p) + " " + esc(s)).join(", ") + "</p>" +
+      '<p class="muted small">Each player signs with their own code for this game (the organiser gives it).</p><ul>' +
+      game.players.map((p, i) => "<li>" + esc(p) + ": " +
         (p in said ? (said[p] ? "agrees" : "<strong>disagrees</strong>") : "not yet") +
-        ' <button type="button" data-player="' + esc(p) + '" data-agree="1">agree</button>' +
-        ' <button type="button" data-player="' + esc(p) + '" data-agree="">disagree</button></li>').join("") +
+        ' <input class="confirm-code" data-index="' + i + '" aria-label="' + esc(p) + '\'s code" placeholder="code" size="10" autocomplete="off" spellcheck="false">' +
+        ' <button type="button" data-index="' + i + '" data-agree="1">agree</button>' +
+        ' <button type="button" data-index="' + i + '" data-agree="">disagree</button>' +
+        ' <a class="small" href="' + esc(phone(p)) + '">on a phone</a></li>').join("") +
       "</ul>" + (result.disputed ? '<p class="flag">The organiser has been told.</p>' : "") +
-      '<p class="muted small" id="confirm-message"></p>';
-    box.querySelectorAll("button").forEach((button) => button.addEventListener("click", () => {
+      '<p class="muted small" id="confirm-message" role="status"></p>';
+    box.querySelectorAll("button[data-index]").forEach((button) => button.addEventListener("click", () => {
+      const index = Number(button.dataset.index);
+      const code = box.querySelector('input[data-index="' + index + '"]');
+      const note = document.getElementById("confirm-message");
+      if (!code.value.trim()) { code.focus(); note.textContent = "Enter " + game.players[index] + "'s code first."; return; }
       fetch("/api/tournaments/" + encodeURIComponent(game.tournament) + "/games/" + game.id + "/confirm", {
         method: "POST",
-        headers: { "Content-Type": "application/json", Authorization: "Bearer " + window.PackrefToken.get() },
-        body: JSON.stringify({ player: button.dataset.player, agree: Boolean(button.dataset.agree) }),
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ player: game.players[index], agree: Boolean(button.dataset.agree), code: code.value.trim() }),
       }).then((r) => r.json().then((body) => {
-        if (r.ok) { render({ ...body, tournament: game.tournament }); return; }
-        document.getElementById("confirm-message").textContent = "Not saved (" + r.status + "): " + (body.detail || "");
+        if (r.ok) { render({ ...body, tournament: game.tournament }); return; }  // the code leaves the screen
+        note.textContent = "Not saved (" + r.status + "): " + (body.detail || "");
       }));
     }));
   }

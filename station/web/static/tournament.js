@@ -16,8 +16,11 @@
     return people.length > 1 ? people.slice(0, -1).join(", ") + " and " + people[people.length - 1] : people.join("");
   }
   function winWords(winners) { return names(winners) + (winners.length === 1 ? " wins" : " win"); }
-  // pending: no result yet; live: a game still being played at a table; done: a final result
-  function status(g) { return !g.result ? "pending" : g.result.final === false ? "live" : "done"; }
+  // pending: no result yet; live: a game still being played at a table; disputed: a player
+  // disagreed and the organiser has not settled it; done: a final result
+  function status(g) {
+    return !g.result ? "pending" : g.result.final === false ? "live" : g.result.disputed ? "disputed" : "done";
+  }
 
   function renderGame(g) {
     const state = status(g);
@@ -33,6 +36,7 @@
     }
     if (document.getElementById("result-form") && g.result?.source !== "bye") {
       html += ' <button type="button" class="enter-result" data-game="' + g.id + '">enter result</button>';
+      html += ' <button type="button" class="show-codes" data-game="' + g.id + '">players\' codes</button>';
     }
     return html + "</li>";
   }
@@ -46,9 +50,19 @@
     const box = document.getElementById("disputes");
     if (!box) return;
     box.hidden = t.disputes.length === 0;
+    // a note being typed survives a redraw (another table's result may arrive meanwhile)
+    const typed = {};
+    box.querySelectorAll(".settle-note").forEach((input) => { typed[input.dataset.game] = input.value; });
+    const focused = document.activeElement && document.activeElement.classList.contains("settle-note") ? document.activeElement.dataset.game : null;
     document.getElementById("dispute-list").innerHTML = t.disputes.map((d) => '<li class="flag">round ' + d.round + " · game " + d.game +
       (d.table ? " at " + esc(d.table) : "") + ": " + esc(d.disagree.join(", ")) + (d.disagree.length === 1 ? " disagrees" : " disagree") +
-      " with the final scores</li>").join("");
+      ' with the final scores <span class="settle"><label for="settle-note-' + d.game + '">note</label> <input id="settle-note-' + d.game +
+      '" class="settle-note" data-game="' + d.game + '" autocomplete="off"> <button type="button" class="settle-game" data-game="' + d.game +
+      '">settle</button></span></li>').join("");
+    box.querySelectorAll(".settle-note").forEach((input) => {
+      input.value = typed[input.dataset.game] || "";
+      if (input.dataset.game === focused) input.focus();
+    });
   }
 
   // the projector: the last round's pairings by table and its progress, then the standings
@@ -99,6 +113,10 @@
   document.addEventListener("click", (event) => {
     const button = event.target.closest(".print-slips");
     if (button) printSlips(Number(button.dataset.round));
+    const codes = event.target.closest(".show-codes");
+    if (codes) showCodes(Number(codes.dataset.game));
+    const settleButton = event.target.closest(".settle-game");
+    if (settleButton) settle(Number(settleButton.dataset.game));
     const enter = event.target.closest(".enter-result");
     if (enter && gameSelect) {
       gameSelect.value = enter.dataset.game;
@@ -259,6 +277,58 @@
     } finally {
       button.disabled = games().length === 0;
     }
+  }
+
+  // -- the players' codes of a game and its signing record (the organiser's token) ----------
+  function organiserToken(note) {
+    const token = tokenInput ? tokenInput.value.trim() : "";
+    if (!token && tokenInput) { tokenInput.focus(); note.textContent = "Enter the organiser's token first (under Enter a result)."; }
+    return token;
+  }
+
+  function signingRows(steps) {
+    const what = { agree: "agrees", disagree: "disagrees", settle: "settles" };
+    return steps.map((s) => "<tr><td>" + esc(s.at.replace("T", " ").slice(0, 19)) + "</td><td>" + esc(s.who) + "</td><td>" +
+      esc(what[s.kind] || s.kind) + "</td><td>" + esc(s.host || "") + "</td><td>" +
+      esc(s.scores ? Object.entries(s.scores).map(([p, v]) => p + " " + v).join(", ") : "") + "</td><td>" + esc(s.note || "") + "</td></tr>").join("");
+  }
+
+  async function showCodes(game) {
+    const box = document.getElementById("codes-box");
+    const view = document.getElementById("codes-view");
+    box.hidden = false;
+    view.innerHTML = '<p class="message" id="codes-message" role="status"></p>';
+    const note = document.getElementById("codes-message");
+    const token = organiserToken(note);
+    if (!token) return;
+    const response = await fetch("/api/tournaments/" + encodeURIComponent(id) + "/games/" + game + "/codes", {
+      headers: { Authorization: "Bearer " + token } });
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) { note.textContent = "Not shown (" + response.status + "): " + (typeof answer.detail === "string" ? answer.detail : response.statusText); return; }
+    view.innerHTML = "<h2>Game " + answer.game + " · round " + answer.round + (answer.table ? " · table " + esc(answer.table) : "") +
+      (answer.disputed ? ' <span class="status-tag status-disputed">disputed</span>' : "") + '</h2><ul class="codes-list">' +
+      answer.codes.map((c) => "<li>" + esc(c.player) + ' <span class="code">' + esc(c.code) + '</span><a href="' + esc(c.sign) + '">' +
+        esc(location.origin + c.sign) + "</a></li>").join("") + "</ul>" +
+      (answer.signing.length ? '<h2>Signed</h2><div class="table-scroll" tabindex="0" role="region" aria-label="Signing record">' +
+        '<table class="signing-record"><thead><tr><th>when (UTC)</th><th>who</th><th>what</th><th>from</th><th>scores</th><th>note</th></tr></thead><tbody>' +
+        signingRows(answer.signing) + "</tbody></table></div>" : '<p class="muted">Nobody has signed yet.</p>');
+    box.scrollIntoView({ block: "start" });
+  }
+
+  async function settle(game) {
+    const note = document.getElementById("settle-message");
+    const input = document.getElementById("settle-note-" + game);
+    const token = organiserToken(note);
+    if (!token) return;
+    if (!input.value.trim()) { input.focus(); note.textContent = "Write a note: why the result stands, or what was corrected."; return; }
+    const response = await fetch("/api/tournaments/" + encodeURIComponent(id) + "/games/" + game + "/settle", {
+      method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+      body: JSON.stringify({ note: input.value.trim() }),
+    });
+    const answer = await response.json().catch(() => ({}));
+    note.textContent = response.ok ? "Game " + game + " settled." :
+      "Not settled (" + response.status + "): " + (typeof answer.detail === "string" ? answer.detail : response.statusText);
+    if (response.ok) refresh();
   }
 
   // -- pairing the next round --------------------------------------------------------------

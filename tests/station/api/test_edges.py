@@ -35,7 +35,7 @@ def cup(client: TestClient) -> str:
 def test_out_of_range_and_odd_ids_are_refused_at_the_edge(
         client: TestClient, cup: str, method: str, path: str, place: str) -> None:
     body = {"scores": {"Ana": 1}} if path.endswith("result") else \
-        {"player": "Ana", "agree": True} if path.endswith("confirm") else \
+        {"player": "Ana", "agree": True, "code": "ABCD-EFGH"} if path.endswith("confirm") else \
         {"game": "removal"} if path.endswith("start") else None
     answer = client.request(method, path, headers=AUTH, json=body)
     assert answer.status_code == 422, answer.text

@@ -55,3 +55,24 @@ def test_the_picker_names_each_speculation_card_a_player_could_lay(client: TestC
     # anyone else sees one face-down speculation, not which cards the speculator holds
     public = _options(client, organiser=False)[1:]
     assert len(public) == 1 and "shop card" not in public[0]
+
+
+def test_a_players_phone_page_shows_the_final_scores_and_signs_with_the_code(
+        client: TestClient) -> None:
+    client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Cup", "players": ["Ana", "Ben"]}).raise_for_status()
+    game = client.post("/api/tournaments/cup/games", headers=AUTH,
+                       json={"round": 1, "players": ["Ana", "Ben"]}).json()["id"]
+    path = f"/tournaments/cup/games/{game}/sign"
+    waiting = client.get(path, params={"player": "Ana", "code": "K7QD-M2XA"}).text
+    assert "no final result yet" in waiting and waiting.count(" disabled>") == 2
+    client.put(f"/api/tournaments/cup/games/{game}/result", headers=AUTH,
+               json={"scores": {"Ana": 30, "Ben": 20}}).raise_for_status()
+    page = client.get(path, params={"player": "Ana", "code": "K7QD-M2XA"}).text
+    assert re.search(r"<th scope=\"row\">Ana</th><td>30</td><td>wins</td>", page)
+    assert 'value="K7QD-M2XA"' in page and 'data-player="Ana"' in page
+    assert ">Agree</button>" in page and ">Disagree</button>" in page and " disabled>" not in page
+    assert 'src="/static/sign.js"' in page and "Bearer" not in page
+    chooser = client.get(path, params={"player": "Zed"}).text  # not a player: choose a name
+    assert 'href="?player=Ben"' in chooser and "sign-form" not in chooser
+    assert client.get(f"/tournaments/cup/games/{game + 1}/sign").status_code == 404

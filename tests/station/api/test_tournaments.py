@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 
+import httpx
 from fastapi.testclient import TestClient
 
 from station.store.models import MatchRow
 from tests.station.api.conftest import AUTH, declare
+from tests.station.conftest import TOKEN
+
+
+def player_codes(client: TestClient, tournament: str, game: int) -> dict[str, str]:
+    """Each player's code for a game, as the organiser reads them."""
+    answer = client.get(f"/api/tournaments/{tournament}/games/{game}/codes", headers=AUTH)
+    assert answer.status_code == 200, answer.text
+    return {line["player"]: line["code"] for line in answer.json()["codes"]}
+
+
+def confirm(client: TestClient, tournament: str, game: int, player: str, agree: bool,
+            code: str, **extra: object) -> httpx.Response:
+    """A player's word on a game's final scores, signed with ``code`` (no token)."""
+    return client.post(f"/api/tournaments/{tournament}/games/{game}/confirm",
+                       json={"player": player, "agree": agree, "code": code}, **extra)
 
 
 def test_a_tournament_from_registration_to_csv(client: TestClient, race_table: str) -> None:
@@ -195,18 +213,16 @@ def test_a_finished_table_gives_its_result_and_players_confirm_it(
         time.sleep(0.01)
     assert stored["source"] == "live" and stored["final"] and stored["winners"] == [first]
     other = next(player for player in game["players"] if player != first)
-    assert client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
-                       json={"player": first, "agree": True}).status_code == 200
+    codes = player_codes(client, "cup", game["id"])
+    assert confirm(client, "cup", game["id"], first, True, codes[first]).status_code == 200
     assert client.get("/api/tournaments/cup").json()["disputes"] == []
-    client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
-                json={"player": other, "agree": False})
+    confirm(client, "cup", game["id"], other, False, codes[other])
     assert client.get("/api/tournaments/cup").json()["disputes"] == [
         {"game": game["id"], "round": 1, "table": "t1", "disagree": [other]}]
-    stranger = client.post(f"/api/tournaments/cup/games/{game['id']}/confirm", headers=AUTH,
-                           json={"player": "Zed", "agree": True})
+    stranger = confirm(client, "cup", game["id"], "Zed", True, codes[first])
     assert stranger.status_code == 400 and "did not play" in stranger.json()["detail"]
-    client.put(f"/api/tournaments/cup/games/{game['id']}/result", headers=AUTH,
-               json={"scores": {first: 5, other: 4}})  # the organiser settles it
+    client.post(f"/api/tournaments/cup/games/{game['id']}/settle", headers=AUTH, json={
+        "note": "recounted", "result": {"scores": {first: 5, other: 4}}})  # the organiser
     assert client.get("/api/tournaments/cup").json()["disputes"] == []
     assert client.get("/api/tournaments/at-table/nope").status_code == 404
 
@@ -223,3 +239,98 @@ def test_a_tournament_of_a_game_gets_that_games_tie_breakers(client: TestClient)
     assert chosen["tie_breakers"] == ["points"]
     assert client.post("/api/tournaments", headers=AUTH, json={
         "name": "Plain"}).json()["tie_breakers"] == ["wins", "points", "head_to_head"]
+
+
+def _game_with_a_result(client: TestClient) -> int:
+    """Tournament 'cup': Ana and Ben's game (entered by hand, Ana 30 Ben 20), Cas waits."""
+    client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Cup", "players": ["Ana", "Ben", "Cas"]}).raise_for_status()
+    game = client.post("/api/tournaments/cup/games", headers=AUTH,
+                       json={"round": 1, "players": ["Ana", "Ben"]}).json()["id"]
+    client.put(f"/api/tournaments/cup/games/{game}/result", headers=AUTH,
+               json={"scores": {"Ana": 30, "Ben": 20}}).raise_for_status()
+    return game
+
+
+def test_a_player_signs_with_their_own_code_and_nothing_else(client: TestClient) -> None:
+    game = _game_with_a_result(client)
+    codes = player_codes(client, "cup", game)
+    assert sorted(codes) == ["Ana", "Ben"] and codes["Ana"] != codes["Ben"]
+    assert all(re.fullmatch(r"[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}", c) for c in codes.values())
+    typed = codes["Ana"].replace("-", " ").lower()  # as typed on a phone
+    signed = confirm(client, "cup", game, "Ana", True, typed)
+    assert signed.status_code == 200, signed.text
+    assert signed.json()["result"]["confirmations"] == {"Ana": True}
+    refusals = [confirm(client, "cup", game, "Ben", False, codes["Ana"]),  # another's code
+                confirm(client, "cup", game, "Ben", False, "ABCD-EFGH"),  # a guess
+                confirm(client, "cup", game, "Ben", False, TOKEN, headers=AUTH)]  # the token
+    for refused in refusals:
+        assert refused.status_code == 403
+        assert refused.json() == {"detail": f"that is not Ben's code for game {game}"}
+    token_only = client.post(f"/api/tournaments/cup/games/{game}/confirm", headers=AUTH,
+                             json={"player": "Ben", "agree": False})
+    assert token_only.status_code == 422 and token_only.json()["errors"][0]["place"] == "$.code"
+    result = client.get("/api/tournaments/cup").json()["rounds"][0]["games"][0]["result"]
+    assert result["confirmations"] == {"Ana": True} and result["disputed"] is False
+    assert client.get(f"/api/tournaments/cup/games/{game}/codes").status_code == 401
+    other = client.post("/api/tournaments/cup/games", headers=AUTH,
+                        json={"round": 1, "players": ["Ana", "Cas"]}).json()["id"]
+    assert player_codes(client, "cup", other)["Ana"] != codes["Ana"]  # one code a game
+
+
+def test_a_dispute_stays_until_the_organiser_settles_it(client: TestClient) -> None:
+    game = _game_with_a_result(client)
+    codes = player_codes(client, "cup", game)
+    confirm(client, "cup", game, "Ben", False, codes["Ben"]).raise_for_status()
+    for player in ("Ben", "Ana"):  # a later "agree", the same player's too, changes nothing
+        answer = confirm(client, "cup", game, player, True, codes[player])
+        assert answer.json()["result"]["disputed"] is True
+    client.put(f"/api/tournaments/cup/games/{game}/result", headers=AUTH,
+               json={"scores": {"Ana": 30, "Ben": 21}}).raise_for_status()  # not a settlement
+    detail = client.get("/api/tournaments/cup").json()
+    assert detail["disputes"] == [{"game": game, "round": 1, "table": None, "disagree": ["Ben"]}]
+    assert detail["rounds"][0]["games"][0]["result"]["disputed"] is True
+    settle = f"/api/tournaments/cup/games/{game}/settle"
+    assert client.post(settle, json={"note": "recounted"}).status_code == 401
+    settled = client.post(settle, headers={**AUTH, "X-Packref-Author": "Zoe"}, json={
+        "note": "recounted the goods: Ben 22", "result": {"scores": {"Ana": 30, "Ben": 22}}})
+    assert settled.status_code == 200, settled.text
+    result = settled.json()["result"]
+    assert result["disputed"] is False and result["scores"] == {"Ana": 30, "Ben": 22}
+    assert result["settled"]["by"] == "organiser:Zoe" and result["author"] == "organiser:Zoe"
+    assert client.get("/api/tournaments/cup").json()["disputes"] == []
+    again = client.post(settle, headers=AUTH, json={"note": "twice"})
+    assert again.status_code == 409 and again.json()["detail"] == (
+        f"game {game} has no dispute to settle")
+    record = client.get(f"/api/tournaments/cup/games/{game}/codes", headers=AUTH).json()
+    assert record["disputed"] is False
+    assert [(s["kind"], s["who"], s["host"]) for s in record["signing"]] == [
+        ("disagree", "Ben", "testclient"), ("agree", "Ben", "testclient"),
+        ("agree", "Ana", "testclient"), ("settle", "organiser:Zoe", None)]
+    assert record["signing"][0]["scores"] == {"Ana": 30, "Ben": 20}  # what Ben refused
+    assert record["signing"][-1]["note"] == "recounted the goods: Ben 22"
+    times = [s["at"] for s in record["signing"]]
+    assert times == sorted(times) and times[0].startswith("2026-01-01T12:")  # the clock's
+
+
+def test_no_public_route_carries_a_code(client: TestClient, race_table: str) -> None:
+    client.post("/api/tournaments", headers=AUTH, json={
+        "name": "Cup", "players": ["Ana", "Ben", "Cas"]}).raise_for_status()
+    paired = client.post("/api/tournaments/cup/rounds", headers=AUTH,
+                         json={"game": "test-race"}).json()  # one game at t1, a bye
+    game = paired["games"][0]["id"]
+    codes = player_codes(client, "cup", game)
+    secrets = [*codes.values(), *(code.replace("-", "") for code in codes.values())]
+    public = ["/api/tournaments", "/api/tournaments/cup", "/api/tournaments/cup/standings",
+              "/api/tournaments/cup/standings.csv", "/api/tournaments/cup/export.json",
+              "/api/tournaments/at-table/t1", "/api/tables/t1", "/tournaments/cup",
+              "/tournaments/cup/projector", "/tables/t1", f"/tournaments/cup/games/{game}/sign",
+              f"/tournaments/cup/games/{game}/sign?player=Ana"]
+    for path in public:
+        for headers in ({}, AUTH):  # the organiser's reads of them carry none either
+            answer = client.get(path, headers=headers)
+            assert answer.status_code == 200, (path, answer.text)
+            assert not any(code in answer.text for code in secrets), path
+    with client.websocket_connect("/ws/tables/t1") as socket:
+        snapshot = json.dumps(socket.receive_json())
+    assert not any(code in snapshot for code in secrets)
