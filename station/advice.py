@@ -55,7 +55,8 @@ def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 
     ``restore``: take the document's ``state`` as the position (the station's
     :func:`~rules.advice.knowledge.public_document`, whose empty log leads nowhere near it).
     ``min_playouts``: played whatever the clock says (the budget may then be overrun);
-    ``max_playouts``: at most this many (with a budget long enough, exactly: reproducible).
+    ``max_playouts``: exactly this many, whatever the clock says (the same answer for the
+    same document on any machine; ``seconds`` then only bounds what a caller may ask).
 
     Raises :class:`~station.errors.InputError` (naming the JSON path) for a document that
     is not a game of ``game_name`` (default: the one it names) or a game already over.
@@ -68,7 +69,8 @@ def advise_state(document: Mapping[str, Any], seconds: float = 1.0, seed: int = 
     state = read_state_document(node, name, restore)
     if state.is_over():
         raise node["log"].fail("the game is over: there is nothing to advise")
-    stop = deadline_stop(seconds * BUDGET_SHARE - (time.perf_counter() - started))
+    stop = None if max_playouts is not None else deadline_stop(  # a fixed work: no clock
+        seconds * BUDGET_SHARE - (time.perf_counter() - started))
     advice = Advisor(name).advise(state, random.Random(seed), stop, max_playouts=max_playouts,
                                   min_playouts=min_playouts)
     answer = {"game": name, **advice.to_json(state.players)}

@@ -21,8 +21,11 @@ from station.store import FixedClock
 from tests.station.conftest import TOKEN
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
-ADVICE = AdviceSettings(win_chances=True, seconds=10.0, workers=1, min_playouts=0,
-                        max_playouts=12)  # a fixed amount of work: the same chances each time
+def advice_with(playouts: int) -> AdviceSettings:
+    """Win chances on, from a fixed number of playouts a position: the same chances each
+    time, whatever the machine's load."""
+    return AdviceSettings(win_chances=True, seconds=10.0, workers=1, min_playouts=0,
+                          max_playouts=playouts)
 
 
 @pytest.fixture
@@ -33,12 +36,18 @@ def services(settings: Settings) -> Iterator[Services]:
 
 
 @pytest.fixture
-def advised(settings: Settings) -> Iterator[Services]:
+def playouts() -> int:
+    """The advised services' playouts a position (a test module may ask for more)."""
+    return 4
+
+
+@pytest.fixture
+def advised(settings: Settings, playouts: int) -> Iterator[Services]:
     """Services whose advisor studies every position in a thread, with a fixed budget."""
-    chosen = dataclasses.replace(settings, advice=ADVICE)
-    services = build_services(chosen, FixedClock())
+    advice = advice_with(playouts)
+    services = build_services(dataclasses.replace(settings, advice=advice), FixedClock())
     pool = ThreadPoolExecutor(max_workers=1)
-    services.advisor = LiveAdvisor(services.station, ADVICE, services.advisor.hints_rule,
+    services.advisor = LiveAdvisor(services.station, advice, services.advisor.hints_rule,
                                    executor=pool)
     yield services
     pool.shutdown(wait=True)
