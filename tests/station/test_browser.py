@@ -207,12 +207,14 @@ def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: st
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
         picker = page.get_by_label("Pick what was drawn or turned up")
+        expect(page.locator("#reveal-why")).to_contain_text("organiser's token")
+        expect(picker.locator("option")).to_have_count(0)  # a phone in the room sees no list
+        page.locator("#referee > summary").click()  # the token lives with the referee's tools
+        page.get_by_label("organiser token").fill(TOKEN)
         expect(picker.locator("option")).to_have_count(3)
         assert picker.locator("option").all_inner_texts() == [
             "card c1 (2 unseen)", "card c2 (2 unseen)", "card c3"]
         expect(page.locator("#reveal-why")).to_contain_text("waits")
-        page.locator("#referee > summary").click()  # the token lives with the referee's tools
-        page.get_by_label("organiser token").fill(TOKEN)
         picker.select_option(label="card c3")
         page.get_by_role("button", name="reveal", exact=True).click()
         expect(page.locator("#reveal-box")).to_be_hidden()  # nothing to reveal
@@ -311,6 +313,8 @@ def test_the_picker_shows_a_games_reveals_in_its_records_words(live_server: str)
     with browser_page(viewport={"width": 1280, "height": 900}) as page:
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
+        page.locator("#referee > summary").click()
+        page.get_by_label("organiser token").fill(TOKEN)  # the list is the organiser's
         options = page.get_by_label("Pick what was drawn or turned up").locator("option")
         expect(options.first).to_have_text("Ana's starting card: c01")
 

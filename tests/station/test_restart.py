@@ -112,7 +112,7 @@ def test_a_killed_station_restarts_with_every_acknowledged_event(tmp_path: Path,
     assert first.process.returncode == -signal.SIGKILL
 
     servers.append(second := Serve(tmp_path))
-    stored = second.client.get("/api/tables/t1/events").json()
+    stored = second.client.get("/api/tables/t1/events", headers=AUTH).json()  # the record
     by_seq = {event["seq"]: event for event in stored}
     assert all(by_seq[event["seq"]] == event for event in acknowledged)  # nothing lost
     assert [event["seq"] for event in stored] == list(range(1, len(stored) + 1))

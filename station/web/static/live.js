@@ -125,11 +125,18 @@
       "The camera cannot see this: enter it when it is turned up (" + chance.unseen + " components unseen).");
     // the list needs the organiser's token (what is not on it would tell a hand's cards)
     const token = window.PackrefToken ? window.PackrefToken.get() : "";
+    const select = document.getElementById("reveal-choice");
+    if (!token) {
+      select.innerHTML = "";
+      select.dataset.outcomes = "[]";
+      setText("reveal-why", "Enter the organiser's token (the referee's tools) to pick what was drawn.");
+      pickerSeq = -1;  // asked again once the token is typed
+      return;
+    }
     fetch("/api/tables/" + encodeURIComponent(tableId) + "/outcomes",
-      { headers: token ? { Authorization: "Bearer " + token } : {} }).then((r) => r.json()).then((a) => {
-      const select = document.getElementById("reveal-choice");
-      select.innerHTML = a.outcomes.map((o, i) => '<option value="' + i + '">' + esc(outcomeLabel(o)) + "</option>").join("");
-      select.dataset.outcomes = JSON.stringify(a.outcomes.map((o) => o.action));
+      { headers: { Authorization: "Bearer " + token } }).then((r) => r.json()).then((a) => {
+      select.innerHTML = (a.outcomes || []).map((o, i) => '<option value="' + i + '">' + esc(outcomeLabel(o)) + "</option>").join("");
+      select.dataset.outcomes = JSON.stringify((a.outcomes || []).map((o) => o.action));
     });
   }
 
@@ -159,6 +166,7 @@
   // -- referee -------------------------------------------------------------------------
   const tokenInput = document.getElementById("token");
   window.PackrefToken.bind(tokenInput);
+  if (tokenInput) tokenInput.addEventListener("input", () => { pickerSeq = -1; renderPicker(current.game); });
 
   async function write(path, body) {
     window.PackrefToken.set(tokenInput.value.trim());

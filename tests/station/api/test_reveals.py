@@ -30,7 +30,9 @@ def test_the_picker_lists_exactly_the_legal_outcomes(client: TestClient,
     game = client.get("/api/tables/t1").json()["game"]
     assert game["deal"] == "table"
     assert game["chance"] == {"waiting": True, "outcomes": 3, "unseen": 5}
-    outcomes = client.get("/api/tables/t1/outcomes").json()
+    public = client.get("/api/tables/t1/outcomes").json()  # what is not listed tells a hand
+    assert public == {"waiting": True, "unseen": 5, "total": 3, "outcomes": []}
+    outcomes = client.get("/api/tables/t1/outcomes", headers=AUTH).json()
     assert outcomes == {"waiting": True, "unseen": 5, "total": 3, "outcomes": [
         {"action": {"type": "reveal", "card": "c1"}, "count": 2},
         {"action": {"type": "reveal", "card": "c2"}, "count": 2},

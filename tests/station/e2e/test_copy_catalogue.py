@@ -157,7 +157,8 @@ def play_to_the_end(table: DealtTable, rng: random.Random, limit: int = 3000) ->
     for _ in range(limit):
         if table.game()["over"]:
             return
-        waiting = table.client.get(f"/api/tables/{table.id}/outcomes?limit=5000").json()
+        waiting = table.client.get(f"/api/tables/{table.id}/outcomes?limit=5000",
+                                   headers=AUTH).json()
         if waiting["waiting"]:
             chosen = rng.choice(table.outcomes())
             table.pick(lambda action, chosen=chosen: action == chosen)
@@ -195,7 +196,7 @@ def play_a_copy(cli: Any, client: TestClient, settings: Settings, game: str,
         learnt_file.write_text(json.dumps(copy))
     players = ["Ana", "Ben"]
     table = DealtTable(client, game, players, catalogue=copy)
-    stored = client.get(f"/api/tables/{table.id}/events").json()[0]
+    stored = client.get(f"/api/tables/{table.id}/events", headers=AUTH).json()[0]  # the record
     assert stored["kind"] == "game" and "catalogue" in stored
     play_to_the_end(table, random.Random(7))
     state = table.game()

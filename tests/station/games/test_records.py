@@ -127,7 +127,7 @@ def test_a_fifth_game_is_one_new_module(toy_module: str, settings: Settings, cli
                 "name": "Table 1", "id": "t1",
                 "game": {"game": toy_module, "players": ["Ana", "Ben"], "deal": "table"}})
             assert answer.status_code == 201, answer.text
-            outcomes = client.get("/api/tables/t1/outcomes").json()["outcomes"]
+            outcomes = client.get("/api/tables/t1/outcomes", headers=AUTH).json()["outcomes"]
             assert [o["label"] for o in outcomes] == [f"the next card: c{n}" for n in (1, 2, 3)]
             client.post("/api/tables/t1/reveals", headers=AUTH,
                         json={"action": {"type": "reveal", "card": "c3"}})

@@ -65,8 +65,8 @@ def test_each_action_hands_the_public_game_to_the_worker(station: Station) -> No
     start(station)
     play(station)
     assert len(executor.jobs) == 2  # the start, then the action: the loop did not wait
-    _, fn, (document, seconds, _seed, _name, restore, least) = executor.jobs[-1]
-    assert restore and least == SETTINGS.min_playouts
+    _, fn, (document, seconds, _seed, _name, restore, least, most) = executor.jobs[-1]
+    assert restore and least == SETTINGS.min_playouts and most == SETTINGS.max_playouts
     assert fn is advise_state and seconds == SETTINGS.seconds
     state = station.table("t1").current.state
     assert document["state"] == state.public_view() and document["log"] == []
