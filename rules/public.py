@@ -67,6 +67,54 @@ def public_game_start(game: Game, payload: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
+def component_ids(setup: Mapping[str, Any]) -> set[str]:
+    """The ids of the copy's components in ``setup``: the ``id`` of each listed component,
+    and the keys of a mapping of components (``{"c01": {...}}``, ``{"box-01": [...]}``).
+
+    >>> sorted(component_ids({"cards": {"c01": {"squares": []}, "c02": {"squares": []}},
+    ...                       "catalogue": {"items": [{"id": "I01"}]}}))
+    ['I01', 'c01', 'c02']
+    """
+    found: set[str] = set()
+    for listed in setup.values():  # not the setup itself: its keys name kinds, not pieces
+        for value in _walk(listed):
+            if not isinstance(value, dict):
+                continue
+            if isinstance(value.get("id"), str):
+                found.add(value["id"])
+            entries = list(value.values())
+            if len(entries) > 1 and (all(isinstance(e, dict) for e in entries)
+                                     or all(isinstance(e, list) for e in entries)):
+                found.update(value)  # a mapping of components by id (rows or objects)
+    return found
+
+
+def hide_unshown(action: Any, unshown: set[str]) -> Any:
+    """``action`` with each component id of ``unshown`` (components the table has not seen:
+    a box still face down, a card not yet drawn) replaced by None; JSON."""
+    if isinstance(action, dict):
+        return {key: hide_unshown(value, unshown) for key, value in action.items()}
+    if isinstance(action, list):
+        return [hide_unshown(value, unshown) for value in action]
+    return None if isinstance(action, str) and action in unshown else action
+
+
+def unshown_components(state: State) -> set[str]:
+    """The components of ``state``'s copy that its public view does not show."""
+    shown = {value for value in _walk(state.public_view()) if isinstance(value, str)}
+    return component_ids(public_setup(state)) - shown
+
+
+def _walk(document: Any) -> Any:
+    yield document
+    if isinstance(document, dict):
+        for value in document.values():
+            yield from _walk(value)
+    elif isinstance(document, list):
+        for value in document:
+            yield from _walk(value)
+
+
 def hide_secret_properties(game: Game, document: dict[str, Any],
                            canonical: bool = False) -> dict[str, Any]:
     """``document`` (a setup or a catalogue, changed in place and returned) with the

@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from rules import Action, State, get_game
-from rules.public import public_catalogue, public_game_start
+from rules.public import hide_unshown, public_catalogue, public_game_start, unshown_components
 
 #: Game event fields the public never gets: the seed deals every hidden card again.
 PRIVATE_GAME_FIELDS = ("seed", "setup", "catalogue")
@@ -67,15 +67,18 @@ def public_legal_actions(state: State) -> list[Action]:
     """The legal actions now as the whole table may see them: each as
     :meth:`~rules.State.public_choice` shows it, once. A Pick 'n Packers speculator's
     cards are one face-down speculation, a Small Warehouse hand card is "a card from the
-    hand": the list does not tell what a player holds.
+    hand": the list does not tell what a player holds; a component the table has not seen
+    (a Moving Day group's boxes still face down) is named None, not by the id the engine
+    took as a stand-in.
 
     >>> from rules import get_game
     >>> state = get_game("pick-n-packers").new_game(["Ana", "Ben", "Cas"], seed=1)
     >>> len(state.legal_actions()), public_legal_actions(state)
     (10, [{'type': 'speculate', 'card': None}])
     """
+    unshown = unshown_components(state)  # a Moving Day group's face-down boxes
     shown: dict[str, Action] = {}
     for action in state.legal_actions():
-        public = state.public_choice(action)
+        public = hide_unshown(state.public_choice(action), unshown)
         shown.setdefault(json.dumps(public, sort_keys=True), public)
     return list(shown.values())
