@@ -14,6 +14,8 @@ again.
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -32,10 +34,37 @@ router = APIRouter()
 OK, NEEDS_ATTENTION = "ok", "needs attention"
 
 
+PUBLIC_REPORT_SECONDS = 10.0  # the public's status may be this old: phones cannot make the
+# station probe its devices (2 s a serial port) as often as they like
+
+
 def _report(services: Any) -> dict[str, Any]:
     settings = services.settings
     return Doctor(doctor_setup(Path(settings.data_dir), settings.database_url,
                                running=True)).run()
+
+
+class PublicReport:
+    """The latest report, made again for the public at most every ``PUBLIC_REPORT_SECONDS``
+    (one run at a time: the requests meanwhile wait for it)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._made = -PUBLIC_REPORT_SECONDS
+        self._report: dict[str, Any] | None = None
+
+    def get(self, services: Any) -> dict[str, Any]:
+        with self._lock:
+            if self._report is None or time.monotonic() - self._made >= PUBLIC_REPORT_SECONDS:
+                self._report, self._made = _report(services), time.monotonic()
+            return self._report
+
+
+def _public_report(request: Request, services: Any) -> dict[str, Any]:
+    state = request.app.state
+    if getattr(state, "public_health", None) is None:
+        state.public_health = PublicReport()
+    return state.public_health.get(services)
 
 
 def _shown(report: dict[str, Any], organiser: bool) -> dict[str, Any]:
@@ -63,14 +92,18 @@ class Health(BaseModel):
 
 
 @router.get("/api/health", tags=["health"], **documented(Health, 401))
-async def health(services: ServicesDep, organiser: OrganiserReadDep) -> dict[str, Any]:
-    """``{"ok", "status"}``; with the organiser's token also ``"checks": [{"name", "ok",
-    "detail"}]``, as ``packref doctor`` prints them (a wrong token is refused)."""
-    return _shown(await asyncio.to_thread(_report, services), organiser)
+async def health(request: Request, services: ServicesDep,
+                 organiser: OrganiserReadDep) -> dict[str, Any]:
+    """``{"ok", "status"}`` (at most ten seconds old); with the organiser's token also
+    ``"checks": [{"name", "ok", "detail"}]``, as ``packref doctor`` prints them, made now
+    (a wrong token is refused)."""
+    if organiser:
+        return _shown(await asyncio.to_thread(_report, services), organiser)
+    return _shown(await asyncio.to_thread(_public_report, request, services), organiser)
 
 
 @router.get("/health", response_class=HTMLResponse, include_in_schema=False)
 async def health_page(request: Request, services: ServicesDep) -> HTMLResponse:
-    report = _shown(await asyncio.to_thread(_report, services), organiser=False)
+    report = _shown(await asyncio.to_thread(_public_report, request, services), organiser=False)
     return TEMPLATES.TemplateResponse(request, "health.html", {"report": report},
                                       status_code=200)

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from gpiozero.pins.mock import MockFactory
 
 from firmware import frames
-from station.api import build_services, create_app
+from station.api import build_services, create_app, health
 from station.appliance.config import DoctorLimits
 from station.appliance.doctor import CHECKS, Doctor, DoctorSetup, kit_mats
 from station.config import load_settings
@@ -217,3 +217,16 @@ def test_while_the_station_owns_the_camera_the_kit_is_read_from_its_latest_frame
     assert checks["kit"] == {"name": "kit", "ok": True, "detail": (
         "1 mat(s) seen: small-warehouse player 1 warehouse (the station's frame of table t1, "
         "4 s ago)")}
+
+
+def test_the_publics_status_is_made_at_most_every_ten_seconds(monkeypatch) -> None:
+    runs: list[float] = []
+    monkeypatch.setattr(health, "_report", lambda services: runs.append(1) or {"ok": True})
+    now = [100.0]
+    monkeypatch.setattr(health.time, "monotonic", lambda: now[0])
+    cache = health.PublicReport()
+    for _ in range(5):  # phones asking again and again: one probe of the devices
+        assert cache.get(None) == {"ok": True}
+    now[0] += health.PUBLIC_REPORT_SECONDS
+    cache.get(None)
+    assert len(runs) == 2
