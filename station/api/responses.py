@@ -327,7 +327,7 @@ class PlayerCode(Open):
     player: str
     code: str = Field(examples=["K7QD-M2XA"])
     sign: str = Field(description="the player's phone page, with the code",
-                      examples=["/tournaments/cup/games/3/sign?player=Ana&code=K7QD-M2XA"])
+                      examples=["/tournaments/cup/games/3/sign?player=Ana#code=K7QD-M2XA"])
 
 
 class SigningStep(Open):

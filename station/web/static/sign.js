@@ -7,6 +7,9 @@
   if (!box || !form) return;
   const message = document.getElementById("sign-message");
   const code = document.getElementById("sign-code");
+  // the link carries the code after '#' (never sent to the station, so never in its logs)
+  const given = new URLSearchParams(location.hash.slice(1)).get("code");
+  if (given && !code.value) code.value = given;
 
   function say(text, kind) {
     message.textContent = text;
