@@ -24,7 +24,7 @@ advisor studies only their result (:mod:`rules.advice.knowledge`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules.engine import Game, State, json_copy
@@ -38,13 +38,19 @@ def public_setup(state: State, canonical: bool = False) -> dict[str, Any]:
     with ``canonical`` dealt out afresh in a fixed order (the values sorted, given in the
     order of the components' ids) so that a program that needs a value gets one that
     depends only on which values the copy has, never on which component has which."""
-    try:
-        table_keys = state.game.make_table_setup(list(state.players), dict(state.options), None)
-    except ValueError:  # a game that cannot be dealt by hand: all its setup is its deal
-        table_keys = {}
-    setup = {key: json_copy(state.setup[key]) for key in table_keys if key in state.setup}
+    setup = {key: json_copy(state.setup[key]) for key in copy_keys(state) if key in state.setup}
     setup["deal"] = "table"
     return hide_secret_properties(state.game, setup, canonical)
+
+
+def copy_keys(state: State) -> set[str]:
+    """The keys of a setup dealt by hand for ``state``'s game: the copy's components. What a
+    seeded setup holds beyond them is its deal (none for a game that cannot be dealt by
+    hand: all its setup is its deal)."""
+    try:
+        return set(state.game.make_table_setup(list(state.players), dict(state.options), None))
+    except ValueError:
+        return set()
 
 
 def public_catalogue(game: Game, catalogue: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -55,13 +61,15 @@ def public_catalogue(game: Game, catalogue: Mapping[str, Any] | None) -> dict[st
 
 
 def public_game_start(game: Game, payload: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored ``game`` event's payload as the table sees it: no seed (replaying it would
-    deal every hidden card), the public setup, the copy's catalogue without its secrets."""
-    start = game.replay({"players": payload["players"], "options": payload["options"],
-                         "setup": payload["setup"], "log": []})
+    """A stored ``game`` event's payload (or entry) as the table sees it: no seed (replaying
+    it would deal every hidden card), the public setup (when it has one), the copy's
+    catalogue without its secrets; its other fields as they are."""
     shown = {key: json_copy(value) for key, value in payload.items()
              if key not in ("seed", "setup", "catalogue")}
-    shown["setup"] = public_setup(start)
+    if "setup" in payload:
+        start = game.replay({"players": payload["players"], "options": payload["options"],
+                             "setup": payload["setup"], "log": []})
+        shown["setup"] = public_setup(start)
     if payload.get("catalogue") is not None:
         shown["catalogue"] = public_catalogue(game, payload["catalogue"])
     return shown
@@ -77,7 +85,7 @@ def component_ids(setup: Mapping[str, Any]) -> set[str]:
     """
     found: set[str] = set()
     for listed in setup.values():  # not the setup itself: its keys name kinds, not pieces
-        for value in _walk(listed):
+        for value in walk(listed):
             if not isinstance(value, dict):
                 continue
             if isinstance(value.get("id"), str):
@@ -101,18 +109,19 @@ def hide_unshown(action: Any, unshown: set[str]) -> Any:
 
 def unshown_components(state: State) -> set[str]:
     """The components of ``state``'s copy that its public view does not show."""
-    shown = {value for value in _walk(state.public_view()) if isinstance(value, str)}
+    shown = {value for value in walk(state.public_view()) if isinstance(value, str)}
     return component_ids(public_setup(state)) - shown
 
 
-def _walk(document: Any) -> Any:
+def walk(document: Any) -> Iterator[Any]:
+    """``document`` (JSON) and every value in it, depth first."""
     yield document
     if isinstance(document, dict):
         for value in document.values():
-            yield from _walk(value)
+            yield from walk(value)
     elif isinstance(document, list):
         for value in document:
-            yield from _walk(value)
+            yield from walk(value)
 
 
 def hide_secret_properties(game: Game, document: dict[str, Any],

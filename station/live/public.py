@@ -20,10 +20,7 @@ import json
 from typing import Any
 
 from rules import Action, State, get_game
-from rules.public import hide_unshown, public_catalogue, public_game_start, unshown_components
-
-#: Game event fields the public never gets: the seed deals every hidden card again.
-PRIVATE_GAME_FIELDS = ("seed", "setup", "catalogue")
+from rules.public import hide_unshown, public_game_start, unshown_components
 
 
 def public_entry(state: State | None, entry: dict[str, Any]) -> dict[str, Any]:
@@ -33,7 +30,7 @@ def public_entry(state: State | None, entry: dict[str, Any]) -> dict[str, Any]:
     refused one (a flag) or one only declared shows what
     :meth:`~rules.State.public_choice` shows, with the reason the table may read."""
     if entry.get("kind") == "game":
-        return _public_start(entry)
+        return public_game_start(get_game(str(entry["game"])), entry)
     shown = dict(entry)
     if state is None:
         return shown
@@ -48,18 +45,6 @@ def public_entry(state: State | None, entry: dict[str, Any]) -> dict[str, Any]:
     if isinstance(observation, dict) and isinstance(observation.get("action"), dict):
         shown["observation"] = {**observation,
                                 "action": state.public_choice(observation["action"])}
-    return shown
-
-
-def _public_start(entry: dict[str, Any]) -> dict[str, Any]:
-    """A ``game`` entry without its seed, its seeded setup and its copy's secrets."""
-    game = get_game(str(entry["game"]))
-    shown = {key: value for key, value in entry.items() if key not in PRIVATE_GAME_FIELDS}
-    if "setup" in entry:
-        payload = {key: entry[key] for key in ("players", "options", "setup")}
-        shown["setup"] = public_game_start(game, payload)["setup"]
-    if entry.get("catalogue") is not None:
-        shown["catalogue"] = public_catalogue(game, entry["catalogue"])
     return shown
 
 

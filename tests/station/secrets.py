@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import Action, State
+from rules.public import copy_keys, walk
 from station.games import describe_action
 
 RUN = 4  # draws in a row that make an order (three could line up by chance in a sorted list)
@@ -79,10 +80,7 @@ def secrets_of(state: State, seed: int | None, refused: Iterable[tuple[Action, s
 def _deal_of(state: State) -> dict[str, Any]:
     """What a seeded setup holds beyond the copy's components: its deal (the draw orders,
     the hands, the rounds to come), i.e. whatever a game dealt by hand lacks."""
-    try:
-        copy = state.game.make_table_setup(list(state.players), dict(state.options), None)
-    except ValueError:  # a game that cannot be dealt by hand: its whole setup is its deal
-        copy = {}
+    copy = copy_keys(state)
     return {key: value for key, value in state.setup.items() if key not in copy}
 
 
@@ -111,7 +109,7 @@ def _hidden_parts(state: State) -> set[tuple[tuple, str]]:
 
 
 def _scalars(document: Any) -> list[Any]:
-    return [value for value in _walk(document)
+    return [value for value in walk(document)
             if isinstance(value, str | int) and not isinstance(value, bool)]
 
 
@@ -127,11 +125,11 @@ def leaks(secrets: Secrets, served: Any, raw: str) -> list[str]:
     found += [f"the words {text!r}" for text in secrets.texts if text in raw]
     if served is None:
         return found
-    lists = [value for value in _walk(served) if isinstance(value, list)]
+    lists = [value for value in walk(served) if isinstance(value, list)]
     for run in secrets.runs:
         if any(_contains_run(values, run) for values in lists):
             found.append(f"the draw order {run}")
-    dicts = [value for value in _walk(served) if isinstance(value, dict)]
+    dicts = [value for value in walk(served) if isinstance(value, dict)]
     most = len(secrets.position_keys) // 2 + 1  # the position itself, not a past round's record
     positions = [d for d in dicts if len(secrets.position_keys & set(d)) >= most]
     for path, value in secrets.leaves:
@@ -165,14 +163,14 @@ _MISSING = object()
 
 
 def _strings(document: Any) -> Iterator[str]:
-    for value in _walk(document):
+    for value in walk(document):
         if isinstance(value, str):
             yield value
 
 
 def _lists(document: Any) -> Iterator[list[str]]:
     """Every list of strings in ``document``, and every list of lists flattened (a deal)."""
-    for value in _walk(document):
+    for value in walk(document):
         if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
             yield value
         elif isinstance(value, list) and value and all(isinstance(v, list) for v in value):
@@ -181,19 +179,9 @@ def _lists(document: Any) -> Iterator[list[str]]:
                 yield flat
 
 
-def _walk(document: Any) -> Iterator[Any]:
-    yield document
-    if isinstance(document, dict):
-        for value in document.values():
-            yield from _walk(value)
-    elif isinstance(document, list):
-        for value in document:
-            yield from _walk(value)
-
-
 def _secret_properties(state: State) -> Iterator[tuple[str, str, Any]]:
     for kind, properties in state.game.secret_properties.items():
-        for value in _walk(state.setup):
+        for value in walk(state.setup):
             if not isinstance(value, dict) or kind not in value:
                 continue
             listed = value[kind]
