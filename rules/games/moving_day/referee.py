@@ -118,6 +118,15 @@ class Referee:
             return []
         return _take_shown(state, new_boxes, observation)
 
+    def shows_state(self, state: State, observation: Mapping[str, Any]) -> bool:
+        """Whether the reading shows the vehicles just as the engine has them: no box new,
+        none gone or moved (a knocked box put back shows it again)."""
+        if observation.get("kind") != KIND:
+            return False
+        return not any(_appeared_boxes(state, _player_index(state, seen.get("player")),
+                                       seen.get("vehicles", []))
+                       for seen in observation.get("players", []))
+
 
 # ------------------------------------------------------------------------ helpers
 def _player_index(state: State, name: Any) -> int:

@@ -127,6 +127,19 @@ class Referee:
                                 "before play goes on")
         return _in_legal_order(state, steps, list(observation.get("helpers", [])))
 
+    def shows_state(self, state: State, observation: Mapping[str, Any]) -> bool:
+        """Whether a truck reading shows that truck just as the engine has it: every loaded
+        tile at its place and no other (a tile nudged and put back shows it again)."""
+        if observation.get("kind") != KIND or not observation.get("found", True):
+            return False
+        acting = state.current_player()
+        name = observation.get("player", None if acting is None else state.players[acting])
+        if name not in state.players:
+            return False
+        seen = _seen_tiles(state, observation.get("tiles", []))
+        return ({item: tile["cells"] for item, tile in seen.items()}
+                == _loaded_tiles(state, state.players.index(name)))
+
 
 def house_reveals(state: State, observation: Mapping[str, Any]) -> list[Action]:
     """The reveals a reading of the house (and the waiting items, the keepsake cards) gives
