@@ -78,11 +78,31 @@ def test_moving_day_an_entry_is_used_by_the_correction_and_not_by_the_next_turn(
         client: TestClient) -> None:
     start(client, "moving-day")
     ana_flagged_then_corrected(client)
+    assert snapshot(client)["entries"] == []  # the correction used Ana's entries
     observe(client, {"kind": "person", "group": 1, "helper": "helper-02"}, "person")
     answer = observe(client, vehicles(ANA_TAKE, BEN_TAKE))
     assert all(action.get("helper_vehicle") != "truck" for action in applied(answer)
                if action["type"] == "take")
-    assert snapshot(client)["entries"] == []
+    # Ben's helper could go to several vehicles: the station asks, his entry waits
+    assert [e["entry"] for e in snapshot(client)["entries"]] == [
+        {"group": 1, "helper": "helper-02"}]
+
+
+def test_a_flag_that_asks_offers_its_readings_and_applies_the_one_picked(
+        client: TestClient) -> None:
+    start(client, "moving-day")
+    observe(client, {"kind": "person", "group": 0, "helper": "helper-01"}, "person")
+    answer = observe(client, vehicles(ANA_TAKE, []))  # the helper card could go anywhere
+    (flag,) = snapshot(client)["flags"]
+    assert flag["seq"] == answer["events"][-1]["seq"] and len(flag["readings"]) > 1
+    texts = [reading["text"] for reading in flag["readings"]]
+    pick = next(i for i, text in enumerate(texts) if "car" in text)
+    post(client, f"/flags/{flag['seq']}/choose", {"reading": pick})
+    after = snapshot(client)
+    assert after["flags"] == [] and after["entries"] == []
+    assert after["game"]["last_move"]["action"]["helper_vehicle"] == "car"
+    post(client, "/undo")  # one step: the take and the reveals it made
+    assert snapshot(client)["game"]["actions"] == 0
 
 
 def test_moving_day_a_helper_revealed_at_layout_is_not_overridden_by_the_last_turn(
