@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import Action, Game, IllegalAction, State, get_game
-from station.games import describe_event, present
+from station.games import describe_event, named_cells, present
 from station.games.views import changed_cells
 from station.games.words import actor
 from station.live.public import public_entry
@@ -296,9 +296,11 @@ class LiveTable:
         self._apply(event, replaying)
 
     def _on_flag(self, event: Event, replaying: bool) -> None:
+        action = event.payload.get("action")
         self.flags[event.seq] = {"seq": event.seq, "at": event.at.isoformat(),
-                                 "action": event.payload.get("action"),
-                                 "reason": event.payload.get("reason", "")}
+                                 "action": action, "reason": event.payload.get("reason", ""),
+                                 "cells": [] if self.current is None else
+                                 named_cells(self.current.state, action)}
 
     def _on_accept(self, event: Event, replaying: bool) -> None:
         self.flags.pop(event.payload.get("flag"), None)
