@@ -437,9 +437,10 @@ class State(ABC):
 
 
 def _brief(action: Action) -> str:
-    """A reveal in a few words: its fields other than ``type``."""
-    fields = ", ".join(f"{key} {value}" for key, value in action.items() if key != "type")
-    return f"reveal ({fields})" if fields else "this reveal"
+    """A reveal in a few words: its fields other than ``type``, as JSON (its indices as the
+    JSON has them, from 0)."""
+    fields = {key: value for key, value in action.items() if key != "type"}
+    return f"the reveal {json.dumps(fields, default=repr)}" if fields else "this reveal"
 
 
 def require(condition: bool, reason: str) -> None:

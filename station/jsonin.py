@@ -188,14 +188,16 @@ class Node:
         return self.value is None
 
     def grid(self, alphabet: str, rectangular: bool = True, min_rows: int = 1) -> list[str]:
-        """A grid: a list of strings over ``alphabet``, all of one length when ``rectangular``."""
+        """A grid: a list of strings over ``alphabet``, all of one length when ``rectangular``;
+        a wrong character is named by its column as people count it (from 1), after the
+        JSON path of its row."""
         rows = self.items(min_length=min_rows)
         grid = [row.string() for row in rows]
         for row_node, row in zip(rows, grid, strict=True):
             for col, char in enumerate(row):
                 if char not in alphabet:
                     raise row_node.fail(
-                        f"column {col}: {char!r} is not one of {' '.join(alphabet)}"
+                        f"column {col + 1}: {char!r} is not one of {' '.join(alphabet)}"
                     )
         if rectangular and grid:
             width = len(grid[0])
@@ -203,5 +205,5 @@ class Node:
                 raise rows[0].fail("must not be empty")
             for row_node, row in zip(rows, grid, strict=True):
                 if len(row) != width:
-                    raise row_node.fail(f"has {len(row)} cells, row 0 has {width}")
+                    raise row_node.fail(f"has {len(row)} cells, the first row {width}")
         return grid

@@ -47,7 +47,7 @@ from station.games.record import (
     Scorer,
     View,
 )
-from station.games.views import labelled, view_of
+from station.games.views import flagged_cells, labelled, view_of
 from station.games.words import action_words, event_words
 
 __all__ = [
@@ -70,6 +70,7 @@ __all__ = [
     "game_record",
     "game_records",
     "labelled_outcomes",
+    "named_cells",
     "present",
 ]
 
@@ -130,6 +131,11 @@ def labelled_outcomes(state: State, outcomes: Iterable[Outcome]) -> list[dict[st
     """The outcomes as JSON, with the game's words for each
     (:func:`station.games.views.labelled`)."""
     return labelled(state, outcomes, game_record(state.game.name))
+
+
+def named_cells(state: State, action: Any) -> list[dict[str, Any]]:
+    """The cells a flagged ``action`` names (:func:`station.games.views.flagged_cells`)."""
+    return flagged_cells(state, action, game_record(state.game.name))
 
 
 def describe_action(state: State, action: Action, face_up: bool = False) -> str:

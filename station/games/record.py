@@ -30,6 +30,7 @@ __all__ = [
     "CameraWiring",
     "CatalogueWiring",
     "Catalogues",
+    "Cells",
     "DemoWiring",
     "DroneReadings",
     "GameCommand",
@@ -49,6 +50,10 @@ View = dict[str, Any]
 Catalogues = Mapping[str, Mapping[str, Any]]
 #: A person's words for an action in ``state`` (the state before it): describe, reveal_label.
 Words = Callable[[State, Action], str]
+#: The cells an action in ``state`` names, as its words name them, for the table page's
+#: marks: ``[{"player": name, "vehicle": name (optional), "row": r, "col": c}]`` (JSON
+#: indices, counted from 0).
+Cells = Callable[[State, Action], list[dict[str, Any]]]
 
 
 class Presenter(Protocol):
@@ -195,7 +200,10 @@ class GameRecord:
     catalogue (the drone); ``tag_backs``: whether a piece that differs from its mirror
     image gets a back sticker; ``demo``: see :class:`DemoWiring`; ``ranked_placements``:
     ``packref advise GAME FILE``'s reader (:class:`Ranker`); ``command``: a ``packref``
-    command of its own (:class:`GameCommand`).
+    command of its own (:class:`GameCommand`); ``named_cells(state, action)``: the cells
+    the action's words name, where the table page marks a flagged move (default: the
+    action's ``row`` and ``col``, or each placed box's, on the acting player's boards:
+    :func:`station.games.views.flagged_cells`).
     """
 
     name: str
@@ -219,3 +227,4 @@ class GameRecord:
     demo: DemoWiring | None = None
     ranked_placements: Ranker | None = None
     command: GameCommand | None = None
+    named_cells: Cells | None = None

@@ -118,6 +118,35 @@ def labelled(state: State, outcomes: Iterable[Outcome],
     return found
 
 
+def flagged_cells(state: State, action: Any, record: GameRecord | None) -> list[dict[str, Any]]:
+    """The cells a flagged ``action`` names, for the table page's dashed outline: the same
+    cells its words name (its ``record``'s ``named_cells``), else the action's ``row`` and
+    ``col``, or each placed box's, on the acting player's boards, as
+    ``{"player", "vehicle" (a box's), "row", "col"}`` (JSON indices).
+
+    >>> from rules import get_game
+    >>> state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=7)
+    >>> flagged_cells(state, {"type": "place", "row": 2, "col": 3}, None)
+    [{'player': 'Ana', 'row': 2, 'col': 3}]
+    """
+    if not isinstance(action, dict):
+        return []
+    try:
+        if record is not None and record.named_cells is not None:
+            return record.named_cells(state, action)
+        player = state.players[state.current_player()]  # type: ignore[index]
+    except Exception:  # a mark is a courtesy: an odd action marks nothing
+        return []
+    cells = []
+    if type(action.get("row")) is int and type(action.get("col")) is int:
+        cells.append({"player": player, "row": action["row"], "col": action["col"]})
+    for box in action.get("boxes") if isinstance(action.get("boxes"), list) else []:
+        if isinstance(box, dict) and type(box.get("row")) is int and type(box.get("col")) is int:
+            cells.append({"player": player, "vehicle": box.get("vehicle"), "row": box["row"],
+                          "col": box["col"]})
+    return cells
+
+
 def changed_cells(before: dict[str, Any], after: dict[str, Any]) -> list[dict[str, Any]]:
     """The cells of ``after``'s boards that a move filled or changed (not the ones it
     emptied: there is nothing left to point at), as ``{"board": title, "row", "col"}``.

@@ -9,18 +9,20 @@ are read out plainly. The records are looked up by :mod:`station.games`
     >>> from rules import get_game
     >>> state = get_game("removal").new_game(["Ana", "Ben"], seed=2)
     >>> action_words(state, {"type": "drive", "helpers": []}, None)
-    'Ana: drive (helpers [])'
+    'Ana: drive {"helpers": []}'
     >>> at(1, 2)
     'row 2, column 3'
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection
 from typing import Any
 
 from rules import Action, State
 from rules.engine import REVEAL, json_copy
+from rules.words import at as rules_at
 from station.games.record import GameRecord
 
 #: The record of the game of a name, or None (:func:`station.games.game_record`).
@@ -28,8 +30,9 @@ RecordOf = Callable[[str], GameRecord | None]
 
 
 def at(row: int, col: int) -> str:
-    """A board position in words, counted from 1 as people count."""
-    return f"row {int(row) + 1}, column {int(col) + 1}"
+    """A board position in words, counted from 1 as people count (:func:`rules.words.at`:
+    the rules' refusals name cells the same way)."""
+    return rules_at(row, col)
 
 
 def actor(state: State) -> str:
@@ -41,9 +44,11 @@ def actor(state: State) -> str:
 
 
 def plain(action: Action) -> str:
-    """An action's fields read out, for a game without words of its own."""
-    fields = ", ".join(f"{key} {value}" for key, value in action.items() if key != "type")
-    return f"{action.get('type', 'action')}" + (f" ({fields})" if fields else "")
+    """An action's fields as JSON (its indices as the JSON has them, from 0), for a game
+    without words of its own."""
+    fields = {key: value for key, value in action.items() if key != "type"}
+    shown = f" {json.dumps(fields, default=repr)}" if fields else ""
+    return f"{action.get('type', 'action')}{shown}"
 
 
 def action_words(state: State, action: Action, record: GameRecord | None,

@@ -52,7 +52,7 @@ from typing import Any
 
 from rules import Action, Game, IllegalAction, State, get_game
 from rules.engine import REVEAL
-from station.games import describe_event, present
+from station.games import describe_event, named_cells, present
 from station.games.views import changed_cells
 from station.games.words import actor, entry_words
 from station.live.public import public_entry
@@ -472,8 +472,10 @@ class LiveTable:
         payload = event.payload
         seen_seq, (seen_kind, seen_of) = self._observed
         camera = seen_seq == payload.get("cause") and seen_kind not in (*PASSED_THROUGH, PERSON)
-        flag = {"seq": event.seq, "at": event.at.isoformat(), "action": payload.get("action"),
-                "reason": payload.get("reason", "")}
+        action = payload.get("action")
+        flag = {"seq": event.seq, "at": event.at.isoformat(), "action": action,
+                "reason": payload.get("reason", ""),
+                "cells": [] if self.current is None else named_cells(self.current.state, action)}
         if camera:  # it may close itself: name the reading that raised it
             flag |= {"reading": seen_kind, "of": seen_of}
         self.flags[event.seq] = flag

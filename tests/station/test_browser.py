@@ -17,6 +17,7 @@ import pytest
 
 import station.games as games_package
 from rules import State, get_game
+from rules.games.removal.referee import tag_square
 from station.api import build_services, create_app
 from station.api.deps import Services
 from station.api.pages import matching
@@ -212,10 +213,10 @@ def test_a_person_reveals_a_draw_from_the_picker(live_server: str, draw_game: st
         page.locator("#referee > summary").click()  # the token lives with the referee's tools
         page.get_by_label("organiser token").fill(TOKEN)
         expect(picker.locator("option")).to_have_count(3)
-        assert picker.locator("option").all_inner_texts() == [
-            "card c1 (2 unseen)", "card c2 (2 unseen)", "card c3"]
+        assert picker.locator("option").all_inner_texts() == [  # no words of its own: JSON
+            '{"card":"c1"} (2 unseen)', '{"card":"c2"} (2 unseen)', '{"card":"c3"}']
         expect(page.locator("#reveal-why")).to_contain_text("waits")
-        picker.select_option(label="card c3")
+        picker.select_option(label='{"card":"c3"}')
         page.get_by_role("button", name="reveal", exact=True).click()
         expect(page.locator("#reveal-box")).to_be_hidden()  # nothing to reveal
     state = api.get("/api/tables/t1").json()["game"]["state"]
@@ -387,8 +388,10 @@ def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: s
     names = {item["id"]: item["name"] for item in state.setup["catalogue"]["items"]}
     api.post("/api/tables/t1/observations", json={
         "observation": {"kind": "declared", "action": load}}).raise_for_status()
-    loaded = (f"Ana loaded the {names[load['item']]} at row {load['row'] + 1}, "
-              f"column {load['col'] + 1}")
+    # a tile is named by its tag's square (where its sticker lies), counted from 1
+    tag = tag_square(state.specs[load["item"]].shape, load["row"], load["col"],  # type: ignore
+                     load["rotation"], load["flip"])
+    loaded = f"Ana loaded the {names[load['item']]} at row {tag[0] + 1}, column {tag[1] + 1}"
     with browser_page(viewport=SIZES[size]) as page:
         page.goto(f"{live_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
@@ -404,7 +407,7 @@ def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: s
         assert "{" not in page.locator("#recent").inner_text()  # no raw JSON
         marked = page.locator("svg.grid rect.flagged")  # the cell the flag names, on Ben's truck
         expect(marked).to_have_count(1)
-        assert f"flagged: row {load['row'] + 1}, column {load['col'] + 1}" in page.locator(
+        assert f"flagged: row {tag[0] + 1}, column {tag[1] + 1}" in page.locator(
             "svg.grid", has=page.locator("rect.flagged")).get_attribute("aria-label")
         # the referee corrects it from the legal actions, in words (no JSON typed)
         flag.get_by_role("button", name="correct…").click()

@@ -24,9 +24,9 @@ def test_booleans_are_not_numbers() -> None:
 
 
 def test_grid_checks_alphabet_and_width() -> None:
-    with pytest.raises(InputError, match=r"^\$\[1\]: has 3 cells, row 0 has 2"):
+    with pytest.raises(InputError, match=r"^\$\[1\]: has 3 cells, the first row 2"):
         Node(["..", "..."]).grid(".#")
-    with pytest.raises(InputError, match=r"^\$\[0\]: column 1: 'x'"):
+    with pytest.raises(InputError, match=r"^\$\[0\]: column 2: 'x'"):
         Node([".x"]).grid(".#")
 
 

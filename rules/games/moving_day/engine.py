@@ -62,7 +62,9 @@ any unseen card of that kind is accepted.
     >>> state.apply({"type": "reveal", "group": 1, "box": "box-07"})
     Traceback (most recent call last):
     ...
-    rules.errors.IllegalAction: box-07 is already in group 0
+    rules.errors.IllegalAction: box-07 is already in group 1
+
+(People count the groups from 1, the JSON from 0: ``"group": 0`` is group 1.)
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ from rules.games.moving_day.scoring import (
     score_load,
 )
 from rules.games.moving_day.views import BoxFacts, VehicleView
+from rules.words import at, numbered
 
 GAME_NAME = "moving-day"
 BOXES_PER_GROUP = 2
@@ -303,7 +306,7 @@ class MovingDayState(State):
         for index, group in enumerate(self.data["groups"]):
             for box in group["boxes"]:
                 if box != UNSEEN:
-                    yield box, f"in group {index}"
+                    yield box, f"in {numbered('group', index)}"
         for name, player in zip(self.players, self.data["players"], strict=True):
             for vehicle, state in zip(self.fleet.names, player["vehicles"], strict=True):
                 for line in state["grid"]:
@@ -317,7 +320,7 @@ class MovingDayState(State):
         """Every helper card seen, with where it is in a person's words."""
         for index, group in enumerate(self.data["groups"]):
             if group["helper"] not in (None, UNSEEN):
-                yield group["helper"], f"in group {index}"
+                yield group["helper"], f"in {numbered('group', index)}"
         for name, player in zip(self.players, self.data["players"], strict=True):
             for vehicle, state in zip(self.fleet.names, player["vehicles"], strict=True):
                 for helper in state["helpers"]:
@@ -326,7 +329,8 @@ class MovingDayState(State):
                 yield helper, f"out of play ({name} removed it)"
 
     def where_box(self, box: str) -> str | None:
-        """Where box ``box`` has been seen, in a person's words ("in group 2"), or None."""
+        """Where box ``box`` has been seen, in a person's words ("in group 2": groups counted
+        from 1), or None."""
         return next((where for seen, where in self._box_places() if seen == box), None)
 
     def box_endings(self, player: int, boxes: int) -> Endings:
@@ -403,13 +407,15 @@ class MovingDayState(State):
         require(len(set(boxes)) == len(boxes), "a box cannot lie in a group twice")
         unseen = group["boxes"].count(UNSEEN)
         require(unseen or not boxes,
-                f"every box of group {index} is known already: {_listed(group['boxes'])}")
-        require(len(boxes) <= unseen, f"group {index} has only {unseen} unseen box(es) left")
+                f"every box of {numbered('group', index)} is known already: "
+                f"{_listed(group['boxes'])}")
+        require(len(boxes) <= unseen,
+                f"{numbered('group', index)} has only {unseen} unseen box(es) left")
         if "helper" in action:
             self._check_unseen_helper(action["helper"])
-            require(group["helper"] is not None, f"group {index} has no helper card")
-            require(group["helper"] == UNSEEN,
-                    f"group {index}'s helper card is known already: {group['helper']}")
+            require(group["helper"] is not None, f"{numbered('group', index)} has no helper card")
+            require(group["helper"] == UNSEEN, f"{numbered('group', index)}'s helper card is "
+                                               f"known already: {group['helper']}")
 
     def _check_unseen_box(self, box: Any) -> None:
         require(isinstance(box, str) and box in self.setup["boxes"],
@@ -609,7 +615,7 @@ class MovingDayState(State):
         """The group's helper card; an unseen one must be named by the take (``"helper"``)."""
         if "helper" not in action:
             require(helper != UNSEEN,
-                    f"the helper card of group {index} has not been seen: name it "
+                    f"the helper card of {numbered('group', index)} has not been seen: name it "
                     "('helper') or reveal it first (no camera reads helper cards)")
             return helper
         named = action["helper"]
@@ -617,14 +623,15 @@ class MovingDayState(State):
             self._check_unseen_helper(named)
             return named
         require(named == helper,
-                f"group {index}'s helper card is {helper or 'none'}, not {named!r}")
+                f"{numbered('group', index)}'s helper card is {helper or 'none'}, not {named!r}")
         return helper
 
     def _checked_group(self, index: Any) -> dict[str, Any]:
         groups = self.data["groups"]
         if not (isinstance(index, int) and not isinstance(index, bool)
                 and 0 <= index < len(groups)):
-            raise IllegalAction(f"'group' must be a group number 0..{len(groups) - 1}")
+            raise IllegalAction(f"'group' must be a group's index, 0 to {len(groups) - 1} "
+                                "(group 1 is 0)")
         return groups[index]
 
     def _checked_assignment(
@@ -659,10 +666,9 @@ class MovingDayState(State):
                 "a placed box needs whole-number 'row' and 'col'")
         place = (self.fleet.index[vehicle], row, col)
         if not self.fleet.is_space(place):
-            raise IllegalAction(f"the {vehicle} has no box space at row {row} col {col}")
+            raise IllegalAction(f"the {vehicle} has no box space at {at(row, col)}")
         if place in occupied:
-            raise IllegalAction(
-                f"the {vehicle}'s space at row {row} col {col} already holds a box")
+            raise IllegalAction(f"the {vehicle}'s space at {at(row, col)} already holds a box")
         return place
 
     def _placement_reason(self, occupied: frozenset[Place]) -> str:

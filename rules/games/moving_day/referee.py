@@ -98,6 +98,7 @@ from typing import Any
 from rules.engine import REVEAL, Action, State
 from rules.errors import AmbiguousReading, IllegalAction, Reading
 from rules.games.moving_day.engine import UNSEEN
+from rules.words import at, counted, either
 
 GAME = "moving-day"
 KIND = "vehicles"
@@ -178,8 +179,8 @@ def _appeared_boxes(state: State, player: int, vehicles: Iterable[Mapping[str, A
                 spot = seen.pop(box, None)
                 if spot != (name, row, col) and not (spot is None and hand_over_it):
                     raise IllegalAction(
-                        f"{box} is no longer seen in {state.players[player]}'s {name} at row "
-                        f"{row} col {col}: once placed, boxes stay where they are")
+                        f"{box} is no longer seen in {state.players[player]}'s {name} at "
+                        f"{at(row, col)}: once placed, boxes stay where they are")
         appeared.update(seen)
     return appeared
 
@@ -264,8 +265,8 @@ def _groups_that_may_hold(state: State, new_boxes: Mapping[str, Spot],
     if "group" in observation:
         named = observation["group"]
         if named not in candidates:
-            raise IllegalAction(f"{_listed(new_boxes)} appeared, but group {named!r} does not "
-                                f"hold {'them' if len(new_boxes) > 1 else 'it'}")
+            raise IllegalAction(f"{_listed(new_boxes)} appeared, but group {_counted(named)} "
+                                f"does not hold {'them' if len(new_boxes) > 1 else 'it'}")
         return [named]
     if not candidates:
         raise IllegalAction(f"{_listed(new_boxes)} appeared, but no group on the table holds "
@@ -315,19 +316,19 @@ def _reveals(state: State, index: int, new_boxes: Mapping[str, Spot],
     group = state.data["groups"][index]
     slots = _slots(state, index, new_boxes)
     if UNSEEN in slots:
-        raise IllegalAction(f"a box of group {index} leaves play (no space is open), but no "
-                            "camera saw which: declare the take")
+        raise IllegalAction(f"a box of group {counted(index)} leaves play (no space is open), "
+                            "but no camera saw which: declare the take")
     reveals: list[Action] = [{"type": REVEAL, "group": index, "box": box}
                              for box in new_boxes if box not in group["boxes"]]
     named = observation.get("helper")
     if group["helper"] == UNSEEN:
         if named is None:
             player = state.players[state.current_player()]  # type: ignore[index]
-            raise IllegalAction(f"{player} took group {index}, but its helper card has not "
-                                "been seen: enter it (no camera reads helper cards)")
+            raise IllegalAction(f"{player} took group {counted(index)}, but its helper card has "
+                                "not been seen: enter it (no camera reads helper cards)")
         reveals.append({"type": REVEAL, "group": index, "helper": named})
     elif named is not None and named != group["helper"]:
-        raise IllegalAction(f"group {index}'s helper card is {group['helper'] or 'none'}, "
+        raise IllegalAction(f"group {counted(index)}'s helper card is {group['helper'] or 'none'}, "
                             f"not {named!r}")
     return reveals
 
@@ -396,8 +397,13 @@ def _refusal(state: State, group_index: int, new_boxes: Mapping[str, Spot]) -> s
 
 
 def _either(numbers: list[int], word: str = "or") -> str:
-    names = [str(number) for number in numbers]
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {word} {names[-1]}"
+    """Groups' indices as people count them (from 1), listed."""
+    return either(numbers, word)
+
+
+def _counted(index: Any) -> str:
+    """A group named by the observation (its JSON index) as people count it."""
+    return str(counted(index)) if type(index) is int else repr(index)
 
 
 def _listed(boxes: Iterable[str]) -> str:

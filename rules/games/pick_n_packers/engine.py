@@ -53,7 +53,9 @@ Example, a game dealt by hand::
     >>> state.apply({"type": "reveal", "zone": "shop", "row": 1, "col": 1, "card": "shop-4"})
     Traceback (most recent call last):
     ...
-    rules.errors.IllegalAction: shop-4 already lies in row 0, column 0
+    rules.errors.IllegalAction: shop-4 already lies in row 1, column 1
+
+(People count the shop grid's rows and columns from 1, the JSON from 0.)
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ from rules.games.pick_n_packers.scoring import (
     round_points,
 )
 from rules.games.pick_n_packers.views import PlayedRound
+from rules.words import at
 
 GAME_NAME = "pick-n-packers"
 SHOP_NUMBERS = tuple(range(9))  # 0 is the "0/9" card
@@ -387,15 +390,16 @@ class PickNPackersState(State):
     def _shop_reveal_problem(self, row: Any, col: Any, card: Any) -> str | None:
         cells = range(GRID)
         if type(row) is not int or type(col) is not int or row not in cells or col not in cells:
-            return f"the shop grid has rows and columns 0-{GRID - 1}, not {row!r}, {col!r}"
+            return (f"the shop grid's 'row' and 'col' are 0 to {GRID - 1} (row 1 is 0), "
+                    f"not {row!r}, {col!r}")
         if not isinstance(card, str) or card not in self.setup["shop_cards"]:
             return f"there is no shop card {card!r} in this copy"
         placed = self.data["shop"][row][col]
         if placed is not None:
-            return f"row {row}, column {col} already holds {placed}"
+            return f"{at(row, col)} already holds {placed}"
         for other_row, cards in enumerate(self.data["shop"]):
             if card in cards:
-                return f"{card} already lies in row {other_row}, column {cards.index(card)}"
+                return f"{card} already lies in {at(other_row, cards.index(card))}"
         return None
 
     def _present_reveal_problem(self, number: Any, present: Any) -> str | None:

@@ -121,6 +121,7 @@ from typing import Any
 
 from rules.engine import State
 from rules.errors import IllegalAction
+from rules.words import at
 
 GAME = "pick-n-packers"
 SHOP_CARDS = 9  # "0/9" and 1..8
@@ -660,12 +661,11 @@ def _misread(state: State, known: list[list[str | None]], card: str, copies: int
     if copies > 1:
         return f"{card} read in {copies} cells at once: ignored"
     if known[row][col] is not None:
-        return (f"{card} read at row {row}, column {col}, where {known[row][col]} lies: "
-                f"a misread, ignored")
-    there = next((f"row {r}, column {c}" for r, c in itertools.product(range(SHOP_GRID), repeat=2)
+        return f"{card} read at {at(row, col)}, where {known[row][col]} lies: a misread, ignored"
+    there = next((at(r, c) for r, c in itertools.product(range(SHOP_GRID), repeat=2)
                   if known[r][c] == card), None)
     if there is not None:
-        return f"{card} read at row {row}, column {col}, but it lies at {there}: a misread, ignored"
+        return f"{card} read at {at(row, col)}, but it lies at {there}: a misread, ignored"
     return None
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from rules.engine import REVEAL, Action, Outcome
 from rules.errors import IllegalAction
+from rules.words import at, counted
 
 UNKNOWN = "?"  # a slot dealt but not yet revealed (its component is on the table, unread)
 HOUSE, WAITING, KEEPSAKES = "house", "waiting", "keepsakes"
@@ -202,11 +203,7 @@ class DealtHouse:
         return f"a reveal names only the zone, the place and the {key}"
 
     def _slot_name(self, slot: Sequence[Any]) -> str:
-        if slot[0] == HOUSE:
-            return f"the house area at row {slot[1]} col {slot[2]}"
-        if slot[0] == WAITING:
-            return f"waiting item {slot[1] + 1}"
-        return f"keepsake card {slot[1] + 1}"
+        return slot_words(self._reveal_action(slot, ""))
 
     def _reveal(self, action: Action) -> None:
         """Fill the next unread slot (checked before)."""
@@ -220,3 +217,20 @@ class DealtHouse:
             self.data["waiting"][slot[1]] = action["item"]
         counter = "box_next" if self._slot_kind(slot) == "box" else "bag_next"
         self.data[counter] += 1
+
+
+def slot_words(reveal: Action) -> str:
+    """The place a reveal reads, in a person's words (rows, columns and slots counted from 1,
+    as the picker names them).
+
+    >>> slot_words({"type": "reveal", "zone": "house", "row": 0, "col": 2})
+    'the house area at row 1, column 3'
+    >>> slot_words({"type": "reveal", "zone": "waiting", "slot": 0})
+    'waiting item 1'
+    """
+    zone = reveal.get("zone")
+    if zone == HOUSE:
+        return f"the house area at {at(reveal['row'], reveal['col'])}"
+    if zone == WAITING:
+        return f"waiting item {counted(reveal['slot'])}"
+    return f"keepsake card {counted(reveal['slot'])}"

@@ -81,6 +81,7 @@ from typing import Any
 
 from rules.engine import Action, State, json_copy
 from rules.errors import AmbiguousReading, IllegalAction, Reading
+from rules.games.removal.deal import slot_words
 from rules.games.removal.truck import ROTATIONS, oriented_cells
 
 GAME = "removal"
@@ -177,9 +178,7 @@ def _read_slot(reading: Mapping[str, Any], slot: Mapping[str, Any]) -> Any:
 
 
 def _slot_words(reveal: Mapping[str, Any]) -> str:
-    if reveal.get("zone") == "house":
-        return f"the house area at row {reveal['row']} col {reveal['col']}"
-    return f"{reveal.get('zone')} slot {reveal.get('slot')}"
+    return slot_words(dict(reveal))
 
 
 def tag_square(shape: Sequence[str], row: int, col: int, rotation: int, flip: bool) -> Cell:

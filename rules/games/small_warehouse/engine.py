@@ -99,10 +99,13 @@ from rules.games.small_warehouse.grid import (
     rotate_clockwise,
 )
 from rules.games.small_warehouse.scoring import WarehouseScore, score_warehouse, warehouse_winners
+from rules.words import at
 
 GAME_NAME = "small-warehouse"
 SOURCES = ("supply", "hand")
 EITHER = "supply-or-hand"  # a card not seen before: the camera cannot tell where it came from
+SOURCE_WORDS = {"supply": "from the supply", "hand": "from the hand",
+                EITHER: "from the supply or the hand"}
 ZONES = ("warehouse", "supply", "hand")
 SUPPLY_SIZE = 3
 HAND_SIZE = 1
@@ -439,9 +442,13 @@ class SmallWarehouseState(State):
     def check_reveal(self, action: Action) -> None:
         """A reveal must be a legal outcome; a player is a whole number (not ``true``)."""
         player = action.get("player", 0)
-        require(type(player) is int, f"there is no player {player!r} "
-                                     f"(0 to {len(self.players) - 1})")
+        require(type(player) is int, self._no_player(player))
         super().check_reveal(action)
+
+    def _no_player(self, player: Any) -> str:
+        """A reveal's ``player`` that names nobody: the JSON's index (from 0), said so."""
+        return (f"'player' must be 0 to {len(self.players) - 1} (the first player, "
+                f"{self.players[0]}, is 0), not {player!r}")
 
     def reveal_refusal(self, action: Action, outcomes: Sequence[Outcome]) -> str:
         """Why a reveal cannot be: a card already seen, a slot already known, no such card."""
@@ -453,7 +460,7 @@ class SmallWarehouseState(State):
         player = action.get("player")
         if zone != "supply" and (type(player) is not int
                                  or not 0 <= player < len(self.players)):
-            return f"there is no player {player!r} (0 to {len(self.players) - 1})"
+            return self._no_player(player)
         if card not in self.setup["cards"]:
             return f"there is no card {card!r} in this copy"
         where = self._where(card)
@@ -701,5 +708,20 @@ class _ReachablePositions:
         return self.found[key]
 
 
+def placement_words(action: Action) -> str:
+    """A place action in a person's words, as the move list and the referee's refusals say
+    it (rows and columns counted from 1; the card face down when it is None).
+
+    >>> placement_words({"type": "place", "source": "supply", "card": "c07", "row": 1,
+    ...                  "col": 4, "rotation": 90})
+    'card c07 from the supply at row 2, column 5, turned 90°'
+    """
+    card = "a card" if action.get("card") is None else f"card {action['card']}"
+    source = SOURCE_WORDS.get(str(action.get("source")), f"from {action.get('source')}")
+    turned = f", turned {int(action['rotation'])}°" if action.get("rotation") else ""  # degrees
+    return f"{card} {source} at {at(action['row'], action['col'])}{turned}"
+
+
 #: The game itself, as :mod:`rules.registry` finds it.
 GAME = SmallWarehouseGame()
+

@@ -93,8 +93,9 @@ from typing import Any
 
 from rules.engine import REVEAL, Action, State, json_copy
 from rules.errors import AmbiguousReading, IllegalAction, Reading
-from rules.games.small_warehouse.engine import EITHER
+from rules.games.small_warehouse.engine import EITHER, placement_words
 from rules.games.small_warehouse.grid import NO_CARD, rotate_clockwise
+from rules.words import at
 
 GAME = "small-warehouse"
 KIND = "warehouses"
@@ -362,11 +363,10 @@ def _laid(known: Sequence[str], cells: Mapping[tuple[int, int], str]) -> list[st
 
 
 def _describe(changed: Mapping[tuple[int, int], str]) -> str:
-    cells = [f"{symbol} at row {row} col {col}" for (row, col), symbol in sorted(changed.items())]
+    cells = [f"{symbol} at {at(row, col)}" for (row, col), symbol in sorted(changed.items())]
     more = len(cells) - SHOWN_CELLS
     return ", ".join(cells[:SHOWN_CELLS]) + (f" and {more} more" if more > 0 else "")
 
 
 def _describe_action(action: Action) -> str:
-    return (f"{action['card']} from the {action['source']} at row {action['row']} "
-            f"col {action['col']} turned {action['rotation']}")
+    return placement_words(action)

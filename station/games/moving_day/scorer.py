@@ -19,6 +19,7 @@ from rules.games.moving_day import (
     score_load,
     winners_of,
 )
+from rules.words import at
 from station.jsonin import Node
 
 
@@ -73,7 +74,7 @@ def _read_boxes(node: Node, layout: list[str]) -> tuple[LoadedBox, ...]:
         box = _read_box(box_node, layout)
         cell = (box.row, box.col)
         if cell in holder:
-            raise box_node.fail(f"row {box.row} col {box.col} already holds "
+            raise box_node.fail(f"{_cell(box.row, box.col)} already holds "
                                 f"{node.path}[{holder[cell]}]")
         holder[cell] = index
         boxes.append(box)
@@ -84,7 +85,7 @@ def _read_box(node: Node, layout: list[str]) -> LoadedBox:
     row = node["row"].integer(0, len(layout) - 1)
     col = node["col"].integer(0, len(layout[0]) - 1)
     if layout[row][col] != SPACE:
-        raise node.fail(f"row {row} col {col} is not a box space (the layout has {NO_SPACE!r})")
+        raise node.fail(f"{_cell(row, col)} is not a box space (the layout has {NO_SPACE!r})")
     return LoadedBox(
         row=row,
         col=col,
@@ -94,6 +95,15 @@ def _read_box(node: Node, layout: list[str]) -> LoadedBox:
         weight=node["weight"].integer(1, 7),
         points=node["points"].integer(1, 3),
     )
+
+
+def _cell(row: int, col: int) -> str:
+    """A box's space as people count it, with the document's own ``row`` and ``col``.
+
+    >>> _cell(2, 0)
+    'row 3, column 1 ("row": 2, "col": 0)'
+    """
+    return f'{at(row, col)} ("row": {row}, "col": {col})'
 
 
 def _read_helper(node: Node) -> SeatedHelper:

@@ -6,6 +6,7 @@ from typing import cast
 
 from rules import Action, State
 from rules.games.moving_day import MovingDayState
+from rules.words import numbered
 from station.games.words import actor, at, plain
 
 
@@ -25,13 +26,13 @@ def describe(state: State, action: Action) -> str:
         placed.append(f"{what}{weight} into the {box['vehicle']} at {at(box['row'], box['col'])}")
     helper = f"; the helper rides in the {action['helper_vehicle']}" \
         if action.get("helper_vehicle") else ""
-    return f"{who} took group {int(action['group']) + 1}: " + (
+    return f"{who} took {numbered('group', action['group'])}: " + (
         "; ".join(placed) or "nothing loaded") + helper
 
 
 def reveal_label(state: State, action: Action) -> str:
     """``group 3 box: box-07``, ``group 3 helper: helper-13`` (groups counted from 1)."""
-    group = f"group {int(action['group']) + 1}"
+    group = numbered("group", action["group"])
     if "box" in action:
         return f"{group} box: {action['box']}"
     if "helper" in action and "boxes" not in action:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules import Action, State
-from station.games.words import actor, plain
+from station.games.words import actor, at, plain
 
 
 def describe(state: State, action: Action) -> str:
@@ -21,7 +21,7 @@ def describe(state: State, action: Action) -> str:
 
 
 def reveal_label(state: State, action: Action) -> str:
-    """``shop row 1, col 3: shop-4`` (counted from 1), ``present under card 3: wood-2``."""
+    """``shop row 1, column 3: shop-4`` (counted from 1), ``present under card 3: wood-2``."""
     if action.get("zone") == "present":
         return f"present under card {action['shop']}: {action['present']}"
-    return f"shop row {int(action['row']) + 1}, col {int(action['col']) + 1}: {action['card']}"
+    return f"shop {at(action['row'], action['col'])}: {action['card']}"

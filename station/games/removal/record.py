@@ -10,7 +10,7 @@ from station.games.removal.catalogue import CATALOGUE
 from station.games.removal.command import ORDER, add_commands
 from station.games.removal.presenter import LEGEND, view
 from station.games.removal.scorer import score_document
-from station.games.removal.words import describe, reveal_label
+from station.games.removal.words import describe, named_cells, reveal_label
 
 NAME = "removal"
 # Points are comparable across tables (same scoring for everyone), so they come before
@@ -25,4 +25,4 @@ RECORD = GameRecord(
                         seen=("truck",)),
     mats=mats, sticker_size="truck", tagged=("items", "boxes"), tag_order=10, tag_backs=True,
     catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS, ranked_placements=removal_document,
-    command=GameCommand(order=ORDER, add=add_commands))
+    command=GameCommand(order=ORDER, add=add_commands), named_cells=named_cells)

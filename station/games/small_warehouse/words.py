@@ -3,22 +3,20 @@
 from __future__ import annotations
 
 from rules import Action, State
-from station.games.words import actor, at, plain
+from rules.games.small_warehouse.engine import placement_words
+from station.games.words import actor, plain
 
 
 def describe(state: State, action: Action) -> str:
-    """"Ana placed card c20 from the supply at row 2, column 2, turned 90°"; from the hand,
-    the supply card taken into the hand is named too."""
+    """"Ana placed card c20 from the supply at row 2, column 2, turned 90°" (the words of the
+    referee's refusals too: :func:`~rules.games.small_warehouse.engine.placement_words`); from
+    the hand, the supply card taken into the hand is named too."""
     who = actor(state)
     if action["type"] != "place":
         return f"{who}: {plain(action)}"
-    source = {"supply": "from the supply", "hand": "from the hand"}.get(
-        str(action.get("source")), f"from {action.get('source')}")
-    turned = f", turned {int(action['rotation'])}°" if action.get("rotation") else ""  # degrees
     refill = f", then took {action['refill']} from the supply into the hand" \
         if action.get("refill") else ""
-    card = "a card" if action.get("card") is None else f"card {action['card']}"  # face down
-    return f"{who} placed {card} {source} at {at(action['row'], action['col'])}{turned}{refill}"
+    return f"{who} placed {placement_words(action)}{refill}"
 
 
 def reveal_label(state: State, action: Action) -> str:

@@ -58,18 +58,10 @@
     if (news.length) setText("score-news", news.join(". ") + ".");
   }
 
-  // the cells a flagged move names (a row and column, or boxes placed in vehicles), for the board
-  function flaggedCells(game, flags) {
-    const player = game.players[game.current_player];
-    const cells = [];
-    for (const f of flags) {
-      const a = f.action || {};
-      if (Number.isInteger(a.row) && Number.isInteger(a.col)) cells.push({ player: player, row: a.row, col: a.col });
-      for (const box of Array.isArray(a.boxes) ? a.boxes : []) {
-        if (box && Number.isInteger(box.row) && Number.isInteger(box.col)) cells.push({ player: player, vehicle: box.vehicle, row: box.row, col: box.col });
-      }
-    }
-    return cells;
+  // the cells a flagged move names, as its words name them (the station works them out:
+  // station/games/views.py flagged_cells), for the board
+  function flaggedCells(flags) {
+    return flags.flatMap((f) => Array.isArray(f.cells) ? f.cells : []);
   }
 
   function renderFlags(flags, recent) {
@@ -105,7 +97,7 @@
     const banner = document.getElementById("review-banner");
     if (banner) banner.hidden = s.flags.length === 0;
     const move = game && game.last_move;
-    set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(game, s.flags), move && move.cells) : "");
+    set("board", game ? window.PackrefDraw.view(game.view, flaggedCells(s.flags), move && move.cells) : "");
     setText("last-move", move ? "Last move: " + (move.text || move.player) : "No move yet");
     fitBoards();
     set("graph", window.PackrefDraw.massGraph(s.readings));
@@ -117,9 +109,8 @@
   // -- the reveal picker: exactly the legal outcomes of the table's chance step (docs/contracts.md §9)
   let pickerSeq = -1;
   function outcomeLabel(outcome) {
-    // the game's own words (its record in station/games), else the action's fields
-    const fields = outcome.label || Object.entries(outcome.action).filter(([k]) => k !== "type")
-      .map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(", ");
+    // the game's own words (its record in station/games), else the action's fields as JSON
+    const fields = outcome.label || JSON.stringify(Object.fromEntries(Object.entries(outcome.action).filter(([k]) => k !== "type")));
     return fields + (outcome.count > 1 ? " (" + outcome.count + " unseen)" : "");
   }
   function renderPicker(game) {

@@ -56,8 +56,8 @@ def test_the_picker_shows_each_reveal_in_a_persons_words() -> None:
     assert moving[0].startswith("group 1 box: box-") and any(
         label.startswith("group 1 helper: ") for label in moving)
     removal = _labels("removal", 2)
-    assert removal[0] == "house row 1, col 2: I01 (piano)"  # the name from the catalogue
-    assert any(label.startswith("shop row 1, col 1: shop-") for label in _labels(
+    assert removal[0] == "house row 1, column 2: I01 (piano)"  # the name from the catalogue
+    assert any(label.startswith("shop row 1, column 1: shop-") for label in _labels(
         "pick-n-packers", 3))
 
 

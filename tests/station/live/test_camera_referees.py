@@ -53,7 +53,7 @@ def test_small_warehouse_a_card_seen_is_placed_and_a_stray_square_is_flagged(
     flags = station.snapshot("t1")["flags"]
     assert kinds_since(station, seq) == ["observation", "flag"]
     assert flags[0]["action"] is None
-    assert flags[0]["reason"].startswith("the warehouse of Ben shows E at row 0 col 0")
+    assert flags[0]["reason"].startswith("the warehouse of Ben shows E at row 1, column 1")
     assert live_state(station).log == [action]
 
 

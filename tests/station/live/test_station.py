@@ -41,7 +41,7 @@ def test_a_legal_action_is_applied_and_an_illegal_one_flagged_with_the_engines_r
     assert totals(station) == [2, 0]
     assert snapshot["flags"] == [{"seq": 5, "at": snapshot["flags"][0]["at"],
                                   "action": {"type": "add", "n": 3},
-                                  "reason": "you may add 1 or 2"}]
+                                  "reason": "you may add 1 or 2", "cells": []}]
     kinds = [(e.kind, e.author) for e in station.store.events("t1")]
     assert kinds == [("game", "organiser"), ("observation", "camera"), ("action", "camera"),
                      ("observation", "camera"), ("flag", "camera")]

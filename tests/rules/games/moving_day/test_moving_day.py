@@ -325,7 +325,7 @@ def test_bad_actions_are_refused_with_reasons() -> None:
     state = new_game(2)
     good = take(state, 0, [("truck", 1, 0), ("truck", 1, 1)], "car")
     cases = [
-        ({**good, "group": 3}, "group number"),
+        ({**good, "group": 3}, "'group' must be a group's index"),
         ({**good, "boxes": good["boxes"][:1]}, "must list the group's 2 boxes"),
         ({**good, "boxes": [good["boxes"][0], good["boxes"][0]]}, "each of the group's"),
         ({**good, "boxes": [{**good["boxes"][0], "vehicle": "bike"}, good["boxes"][1]]},

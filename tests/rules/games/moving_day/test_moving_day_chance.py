@@ -94,13 +94,14 @@ def test_any_card_of_a_helper_kind_is_accepted_not_only_the_one_listed() -> None
 
 
 @pytest.mark.parametrize(("action", "reason"), [
-    ({"type": REVEAL, "group": 1, "box": "box-07"}, "box-07 is already in group 0"),
+    ({"type": REVEAL, "group": 1, "box": "box-07"}, "box-07 is already in group 1"),
     ({"type": REVEAL, "group": 1, "box": "x"}, "there is no box 'x' in this copy"),
     ({"type": REVEAL, "group": 1, "helper": "x"}, "there is no helper card 'x' in this copy"),
-    ({"type": REVEAL, "group": 2, "helper": "helper-05"}, "helper-05 is already in group 0"),
+    ({"type": REVEAL, "group": 2, "helper": "helper-05"}, "helper-05 is already in group 1"),
     ({"type": REVEAL, "group": 0, "helper": "helper-06"},
-     "group 0's helper card is known already: helper-05"),
-    ({"type": REVEAL, "group": 7, "box": "box-09"}, "'group' must be a group number 0..2"),
+     "group 1's helper card is known already: helper-05"),
+    ({"type": REVEAL, "group": 7, "box": "box-09"},
+     "'group' must be a group's index, 0 to 2 (group 1 is 0)"),
     ({"type": REVEAL, "box": "box-09"}, "a reveal names a 'group' and one 'box' of it"),
     ({"type": REVEAL, "group": 1, "box": "box-09", "boxes": ["box-10"]},
      "a reveal names a 'group' and one 'box' of it"),
@@ -108,7 +109,7 @@ def test_any_card_of_a_helper_kind_is_accepted_not_only_the_one_listed() -> None
     ({"type": REVEAL, "group": 1, "boxes": ["box-09", "box-09"]},
      "a box cannot lie in a group twice"),
     ({"type": REVEAL, "group": 0, "boxes": ["box-09", "box-10"]},
-     "group 0 has only 1 unseen box(es) left"),
+     "group 1 has only 1 unseen box(es) left"),
 ])
 def test_reveals_that_are_no_legal_outcome_are_refused_with_a_persons_reason(
         action: dict[str, Any], reason: str) -> None:
@@ -132,7 +133,7 @@ def test_a_full_group_refuses_another_box() -> None:
     state.apply({"type": REVEAL, "group": 0, "box": "box-07"})
     state.apply({"type": REVEAL, "group": 0, "box": "box-08"})
     assert refused(state, {"type": REVEAL, "group": 0, "box": "box-09"}) == (
-        "every box of group 0 is known already: box-07, box-08")
+        "every box of group 1 is known already: box-07, box-08")
 
 
 def take(group: int, boxes: list[str], **fields: Any) -> dict[str, Any]:
@@ -161,14 +162,14 @@ def test_a_take_reveals_the_unseen_boxes_and_helper_it_names() -> None:
 
 
 @pytest.mark.parametrize(("action", "reason"), [
-    (take(0, ["box-07", "box-08"]), "the helper card of group 0 has not been seen: name it"),
-    (take(0, ["box-07", "box-08"], helper="helper-05"), "helper-05 is already in group 1"),
-    (take(0, ["box-09", "box-08"], helper="helper-01"), "box-09 is already in group 1"),
+    (take(0, ["box-07", "box-08"]), "the helper card of group 1 has not been seen: name it"),
+    (take(0, ["box-07", "box-08"], helper="helper-05"), "helper-05 is already in group 2"),
+    (take(0, ["box-09", "box-08"], helper="helper-01"), "box-09 is already in group 2"),
     (take(0, ["box-07", "nope"], helper="helper-01"), "there is no box 'nope' in this copy"),
     (take(0, ["box-07"], helper="helper-01"), "'boxes' must list the group's 2 boxes"),
     (take(0, ["box-07", "box-07"], helper="helper-01"),
      "'boxes' must list each of the group's boxes once: one not yet seen, one not yet seen"),
-    (take(1, ["box-09", "box-08"], helper="helper-01"), "group 1's helper card is helper-05, "
+    (take(1, ["box-09", "box-08"], helper="helper-01"), "group 2's helper card is helper-05, "
                                                         "not 'helper-01'"),
 ])
 def test_takes_of_unseen_groups_are_refused_with_a_reason(action: dict[str, Any],

@@ -211,7 +211,8 @@ def test_a_box_that_moved_or_left_is_refused() -> None:
     observation = seen_by_camera(after)
     scooter = observation["players"][0]["vehicles"][0]
     scooter["boxes"] = scooter["boxes"][1:]
-    with pytest.raises(IllegalAction, match="is no longer seen in Ana's scooter at row 2 col 0"):
+    with pytest.raises(IllegalAction,
+                       match="is no longer seen in Ana's scooter at row 3, column 1"):
         Referee().translate(after, observation)
     scooter["boxes"] = [dict(box, row=box["row"] - 2) for box in seen_by_camera(
         after)["players"][0]["vehicles"][0]["boxes"]]
@@ -285,9 +286,9 @@ def test_the_group_is_found_from_a_box_a_person_entered_or_asked_for() -> None:
     assert read[0] == {"type": "reveal", "group": 2, "box": "box-07"}
     with pytest.raises(IllegalAction) as asked:
         Referee().translate(state, scooter_reading("box-07", "box-08"))
-    assert asked.value.reason == ("box-07 and box-08 may come from group 0 or 1: no camera "
+    assert asked.value.reason == ("box-07 and box-08 may come from group 1 or 2: no camera "
                                   "sees the groups; name the group taken, or reveal its boxes")
-    with pytest.raises(IllegalAction, match="appeared, but group 1 does not hold them"):
+    with pytest.raises(IllegalAction, match="appeared, but group 2 does not hold them"):
         Referee().translate(state, scooter_reading("box-07", "box-31", group=1))
 
 
@@ -327,13 +328,13 @@ def test_a_helper_card_nobody_entered_is_asked_for() -> None:
     state = hand_dealt()
     with pytest.raises(IllegalAction) as asked:
         Referee().translate(state, scooter_reading("box-07", "box-31", group=0))
-    assert asked.value.reason == ("Ana took group 0, but its helper card has not been seen: "
+    assert asked.value.reason == ("Ana took group 1, but its helper card has not been seen: "
                                   "enter it (no camera reads helper cards)")
     state.apply({"type": "reveal", "group": 0, "helper": "helper-04"})
-    with pytest.raises(IllegalAction, match="group 0's helper card is helper-04, not 'helper-05'"):
+    with pytest.raises(IllegalAction, match="group 1's helper card is helper-04, not 'helper-05'"):
         Referee().translate(state, scooter_reading("box-07", "box-31", group=0,
                                                    helper="helper-05"))
-    with pytest.raises(IllegalAction, match="helper-04 is already in group 0"):
+    with pytest.raises(IllegalAction, match="helper-04 is already in group 1"):
         Referee().translate(state, scooter_reading("box-07", "box-31", group=1,
                                                    helper="helper-04"))
 
@@ -375,7 +376,7 @@ def test_a_box_leaving_play_unseen_must_be_declared() -> None:
          "boxes": [{"box": "box-07", "row": 0, "col": 0, "rotation": 0}]}]}], "group": 0}
     with pytest.raises(IllegalAction) as asked:
         Referee().translate(state, one)
-    assert asked.value.reason == ("a box of group 0 leaves play (no space is open), but no "
+    assert asked.value.reason == ("a box of group 1 leaves play (no space is open), but no "
                                   "camera saw which: declare the take")
     state.apply({"type": "reveal", "group": 0, "box": "box-31"})
     read = Referee().translate(state, one)

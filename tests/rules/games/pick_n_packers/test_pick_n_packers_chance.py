@@ -135,10 +135,10 @@ def test_a_new_round_deals_the_present_cards_again() -> None:
 
 @pytest.mark.parametrize(("setup", "reveal", "reason"), [
     ([], shop(0, 0, "shop-9"), "no shop card 'shop-9' in this copy"),
-    ([], shop(3, 0, "shop-1"), "rows and columns 0-2"),
-    ([], shop(True, 0, "shop-1"), "rows and columns 0-2"),
-    ([shop(0, 0, "shop-1")], shop(1, 1, "shop-1"), "shop-1 already lies in row 0, column 0"),
-    ([shop(0, 0, "shop-1")], shop(0, 0, "shop-2"), "row 0, column 0 already holds shop-1"),
+    ([], shop(3, 0, "shop-1"), "'row' and 'col' are 0 to 2"),
+    ([], shop(True, 0, "shop-1"), "'row' and 'col' are 0 to 2"),
+    ([shop(0, 0, "shop-1")], shop(1, 1, "shop-1"), "shop-1 already lies in row 1, column 1"),
+    ([shop(0, 0, "shop-1")], shop(0, 0, "shop-2"), "row 1, column 1 already holds shop-1"),
     ([], present(9, "wood-1"), "number 0-8"),
     ([], present(2, "gold-1"), "no present 'gold-1' in this copy"),
     ([present(2, "wood-1")], present(3, "wood-1"), "wood-1 already lies under shop card 2"),

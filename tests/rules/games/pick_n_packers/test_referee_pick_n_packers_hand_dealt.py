@@ -65,8 +65,8 @@ def test_misreads_of_the_shop_are_noted_and_ignored() -> None:
     assert reveals == []
     reasons = [note["reason"] for note in referee.notes]
     assert reasons == [
-        "shop-1 read at row 0, column 0, where shop-5 lies: a misread, ignored",
-        "shop-5 read at row 1, column 1, but it lies at row 0, column 0: a misread, ignored",
+        "shop-1 read at row 1, column 1, where shop-5 lies: a misread, ignored",
+        "shop-5 read at row 2, column 2, but it lies at row 1, column 1: a misread, ignored",
         "'shop-9' is not a shop card of this copy: ignored"]
     twice = reading(hidden=only, c11="shop-3", c22="shop-3")
     assert Referee().translate(state, twice) == []

@@ -358,5 +358,5 @@ def test_a_truck_that_changes_before_the_deal_is_read_is_refused() -> None:
     assert Referee().translate(state, {"kind": "truck", "found": True, "tiles": []}) == []
     seen = {"tile": "I48", "row": 5, "col": 3, "rotation": 0, "flipped": False}
     with pytest.raises(IllegalAction, match="deal is not read yet: reveal the house area "
-                                            "at row 0 col 1"):
+                                            "at row 1, column 2"):
         Referee().translate(state, {"kind": "truck", "found": True, "tiles": [seen]})

@@ -116,13 +116,13 @@ def test_refusals_say_why_and_change_nothing() -> None:
     state.apply({"type": REVEAL, "zone": "house", "row": 0, "col": 1, "item": "I05"})
     before = state.to_json()
     refusals = {
-        "the next thing to reveal is the house area at row 0 col 2":
+        "the next thing to reveal is the house area at row 1, column 3":
             {"type": REVEAL, "zone": "house", "row": 1, "col": 0, "item": "B01"},
-        "I05 is a(n)? item: the house area at row 0 col 2 takes a box":
+        "I05 is a(n)? item: the house area at row 1, column 3 takes a box":
             {"type": REVEAL, "zone": "house", "row": 0, "col": 2, "item": "I05"},
         "there is no box 'B99' in this copy":
             {"type": REVEAL, "zone": "house", "row": 0, "col": 2, "item": "B99"},
-        "name a box for the house area at row 0 col 2":
+        "name a box for the house area at row 1, column 3":
             {"type": REVEAL, "zone": "house", "row": 0, "col": 2},
         "names only the zone, the place and the item":
             {"type": REVEAL, "zone": "house", "row": 0, "col": 2, "item": "B01", "x": 1},

@@ -144,7 +144,7 @@ def test_a_change_no_legal_placement_gives_is_refused_with_what_the_camera_saw()
                    "warehouses": [{"player": "Ana", "found": True, "grid": grid}]}
     with pytest.raises(IllegalAction) as refused:
         Referee().translate(state, observation)
-    assert refused.value.reason == ("the warehouse of Ana shows E at row 0 col 0, "
+    assert refused.value.reason == ("the warehouse of Ana shows E at row 1, column 1, "
                                     "which no legal placement gives")
 
 

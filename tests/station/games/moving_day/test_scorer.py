@@ -111,7 +111,7 @@ HELPER = [*CAR, "helpers", 0]
         (changed(["players", 0, "vehicles"], None), "$.players[0].vehicles: must be a list"),
         (changed([*CAR, "name"], ...), "$.players[0].vehicles[0]: missing field 'name'"),
         (changed([*CAR, "layout"], ["..", ".x", ".."]),
-         "$.players[0].vehicles[0].layout[1]: column 1"),
+         "$.players[0].vehicles[0].layout[1]: column 2"),
         (changed([*CAR, "layout"], ["..", ".", ".."]), "$.players[0].vehicles[0].layout[1]: has"),
         (changed([*CAR, "layout"], []), "$.players[0].vehicles[0].layout: must have at least 1"),
         (changed([*CAR, "seats"], 1.5), "$.players[0].vehicles[0].seats: must be a whole number"),
@@ -132,10 +132,11 @@ HELPER = [*CAR, "helpers", 0]
         (changed([*HELPER, "clumsy"], "no"),
          "$.players[0].vehicles[0].helpers[0].clumsy: must be true or false"),
         (changed([*CAR, "layout"], ["..", "..", "#."]),
-         "$.players[0].vehicles[0].boxes[0]: row 2 col 0 is not a box space"),
+         '$.players[0].vehicles[0].boxes[0]: row 3, column 1 ("row": 2, "col": 0) is not a '
+         "box space"),
         (changed([*CAR, "boxes"], [box(2, 0), box(1, 1), box(2, 0)]),
-         "$.players[0].vehicles[0].boxes[2]: row 2 col 0 already holds "
-         "$.players[0].vehicles[0].boxes[0]"),
+         '$.players[0].vehicles[0].boxes[2]: row 3, column 1 ("row": 2, "col": 0) already '
+         "holds $.players[0].vehicles[0].boxes[0]"),
         (changed([*CAR, "seats"], 1), "$.players[0].vehicles[0].helpers: 2 helpers seated"),
         (changed([*CAR, "helpers"], [helper(3), helper(3), helper(1)]),
          "$.players[0].vehicles[0].helpers: 7 helpers seated, but the car has 6 seats"),

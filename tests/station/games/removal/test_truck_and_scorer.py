@@ -137,7 +137,7 @@ def test_helpers_are_played_once_and_illegal_placements_change_nothing(cli, writ
 
 @pytest.mark.parametrize(("change", "path"), [
     (lambda doc: doc.pop("truck"), "$: missing field 'truck'"),
-    (lambda doc: doc.update(truck=["..x"]), "$.truck[0]: column 2"),
+    (lambda doc: doc.update(truck=["..x"]), "$.truck[0]: column 3"),
     (lambda doc: doc.update(truck=["...", ".."]), "$.truck[1]: has 2 cells"),
     (lambda doc: doc["tiles"]["piano"].update(shape=["..."]), "$.tiles.piano.shape:"),
     (lambda doc: doc["tiles"]["picture"].update(delicate=[2]), "$.tiles.picture.delicate:"),
