@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from rules import Action, IllegalAction, State
+from rules import Action, State
 from station.live.hub import Hub
 from station.live.public import public_entry
 from station.live.table import LiveTable, game_start_state
