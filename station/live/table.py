@@ -302,23 +302,28 @@ class LiveTable:
         return events
 
     def _read_again(self, cause: int, entered: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-        """The actions the camera's last reading means with ``entered``, when they all apply
-        (a reading that waited for a person's entry); else none."""
+        """The camera's last reading read again with ``entered`` (a reading that waited for a
+        person's entry): its actions when they all apply; when it now asks something else (a
+        group named, the helper's vehicle still open), that question in place of the old."""
         current = self.current
         reading = None if current is None else current.last_reading
         if current is None or self.translator is None or reading is None:
             return []
+        key = _reading_key(reading)
         try:
             actions = self.translator.translate(current.state, reading, entered)
-            trial = current.state.clone()
-            for action in actions:
-                trial.apply(dict(action))
-        except Exception:  # the reading's own flag stands
-            return []
+            _check_all(current.state, actions)
+        except Exception as error:
+            raised = [seq for seq, flag in self.flags.items()
+                      if (flag.get("reading"), flag.get("of")) == key]
+            if not raised or any(self.flags[seq]["reason"] == _reason(error, "engine")
+                                 for seq in raised):
+                return []  # nothing new to say: the reading's own flag stands
+            return [*self._closing(key, cause), ("flag", _flag(None, error, "engine", cause))]
         if not actions:
             return []
         return [*(("action", {"action": action, "cause": cause}) for action in actions),
-                *self._closing(_reading_key(reading), cause)]
+                *self._closing(key, cause)]
 
     def _closing(self, kind: tuple[Any, Any], cause: int) -> list[tuple[str, dict[str, Any]]]:
         """The ``close`` event for the flags earlier readings like this one raised (same kind,
@@ -471,6 +476,9 @@ class LiveTable:
     def _on_flag(self, event: Event, replaying: bool) -> None:
         payload = event.payload
         seen_seq, (seen_kind, seen_of) = self._observed
+        reading = None if self.current is None else self.current.last_reading
+        if seen_kind == PERSON and reading is not None:  # the last reading, read again
+            seen_kind, seen_of = _reading_key(reading)
         camera = seen_seq == payload.get("cause") and seen_kind not in (*PASSED_THROUGH, PERSON)
         action = payload.get("action")
         flag = {"seq": event.seq, "at": event.at.isoformat(), "action": action,
