@@ -60,14 +60,14 @@ from vision.games.removal import footprint, read_truck
 Action = dict[str, Any]
 #: What a person may do in a turn, beside playing it plainly ("none").
 INTERVENTIONS = ("withdrawn", "corrected", "undone", "accepted")
-WEIGHTS = {"none": 4, "withdrawn": 1.5, "corrected": 1.5, "undone": 1.5, "accepted": 1.5}
+WEIGHTS = {"none": 6, "withdrawn": 1.5, "corrected": 1.5, "undone": 1.5, "accepted": 1.5}
 
 
 def removal_copy() -> dict[str, Any]:
     """A small copy of Removal: the default tiles and trucks, a house of two rows, two rounds
-    (a game of some 15 moves instead of 70; every rule still in play)."""
+    (a game of some 12 moves instead of 70; every rule still in play)."""
     catalogue = default_catalogue("removal")
-    catalogue["house"] = {"2": {"layout": [".IBI.", ".III."], "waiting": 1},
+    catalogue["house"] = {"2": {"layout": [".IBI.", ".I.I."], "waiting": 1},
                           "3-4": {"layout": ["IBI4I", ".III."], "waiting": 2}}
     catalogue["rounds"] = 2
     catalogue["boxes_per_round"] = 1
@@ -309,8 +309,9 @@ class Play:
 
     def undo_and_again(self, pre: State, person: dict[str, Any], again: Any, fix: Action,
                        correction: Action, seen_again: Any = None) -> None:
-        """The move was applied (the mirror holds it; ``pre``: before its step). Undone then
-        made again — ``again(where)`` posts the same reading, or ``correction`` is posted —
+        """The move was applied (the mirror holds it; ``pre``: before its step, which consumed
+        the entry ``person``). Undone (``person`` waits again) then made again —
+        ``again(where)`` posts the same reading, or ``correction`` is posted —
         or replaced in one go by ``fix`` (the move naming what the undone step revealed).
         ``seen_again(where)`` posts the camera's reading once more: nothing must change."""
         moved = self.mirror
@@ -320,12 +321,10 @@ class Play:
             self.step("the last step replaced by the same move", "/corrections",
                       {"action": fix, "replace": True})
         else:
-            self.mirror, self.entries = pre, []
+            # The table as it was before the step: the entries it consumed wait again.
+            self.mirror, self.entries = pre, [person] if person else []
             self.step("undo", "/undo", None)
-            if person:
-                self.enter(person, "the person's entry again")
-            self.mirror = moved
-            self.entries = []
+            self.mirror, self.entries = moved, []
             if way == "reading":
                 again("the same reading after the undo")
             else:
@@ -549,7 +548,7 @@ class MovingDayPlay(Play):
         pre = self.mirror.clone()
         self.move(take)
         self.see("the camera sees the move", after, fix=fix)
-        if rng.random() < 0.3:
+        if rng.random() < 0.15:
             self.see("the same reading again", after)
         if self.doing == "undone":
             self.undo_and_again(pre, person, lambda where: self.see(where, after, fix=fix),
@@ -638,7 +637,7 @@ class RemovalPlay(Play):
             house[row][col] = "?"
             self.read({**reading, "house": house}, "the deal read with a hand over an area")
         self.read(reading, "the deal read")
-        if self.rng.random() < 0.3:
+        if self.rng.random() < 0.15:
             self.read(reading, "the deal read again")
 
     def read(self, reading: dict[str, Any], where: str) -> None:
@@ -698,17 +697,16 @@ class RemovalPlay(Play):
         possible: tuple[str, ...] = ("undone",)
         wrong_spot = None
         person = {"helpers": action["helpers"]} if action.get("helpers") else {}
+        held = truth.data["players"][player]["helpers"]
+        wrongs = [h for h in [[], *([h] for h in held)] if h != action.get("helpers")]
         if kind != "drive":
             wrong_spot = _illegal_spot(truth, action)
-            possible = ("withdrawn", "undone") + (("corrected", "accepted") if wrong_spot
-                                                  else ())
+            possible = (("withdrawn",) if wrongs else ()) + ("undone",) + (
+                ("corrected", "accepted") if wrong_spot else ())
         self.doing = self.intervention(possible)
         self.figures.interventions[self.doing] += 1
         if self.doing == "withdrawn":
-            held = truth.data["players"][player]["helpers"]
-            wrong = rng.choice([h for h in [[], *([h] for h in held)]
-                                if h != action["helpers"]])
-            self.withdraw_wrong({"helpers": wrong})
+            self.withdraw_wrong({"helpers": rng.choice(wrongs)})
             person = {"helpers": action["helpers"]}
         if person:
             self.enter(person)
@@ -735,7 +733,7 @@ class RemovalPlay(Play):
         self.mirror.apply(dict(action))
         self.entries = []
         seen("the camera sees the move", action)
-        if rng.random() < 0.2:
+        if rng.random() < 0.15:
             seen("the same reading again")
         if self.doing == "undone":
             self.undo_and_again(pre, person, lambda where: seen(where, action), action, action,
