@@ -1,15 +1,17 @@
 """The games: state, legal actions, scoring. Pure: no I/O, no clock, no global randomness."""
 
 from rules.engine import Action, Game, PlayerScore, State
-from rules.errors import GameOver, IllegalAction, RulesError, UnknownGame
+from rules.errors import AmbiguousReading, GameOver, IllegalAction, Reading, RulesError, UnknownGame
 from rules.registry import game_names, get_game, register
 
 __all__ = [
     "Action",
+    "AmbiguousReading",
     "Game",
     "GameOver",
     "IllegalAction",
     "PlayerScore",
+    "Reading",
     "RulesError",
     "State",
     "UnknownGame",

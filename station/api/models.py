@@ -24,6 +24,7 @@ TableId = Annotated[str, Path(pattern=ID_PATTERN, description="a table's id")]
 TournamentId = Annotated[str, Path(pattern=ID_PATTERN, description="a tournament's id")]
 GameId = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="a tournament game's id")]
 FlagSeq = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="the flag's event number")]
+EntrySeq = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="the entry's event number")]
 PlayerName = Annotated[str, Path(min_length=1, max_length=NAME_LENGTH, pattern=NO_NUL)]
 
 
@@ -71,6 +72,14 @@ class CorrectionIn(Strict):
 
     action: dict[str, Any]
     flag: RowNumber | None = None
+    #: Take back the last step first, in the same write (a wrong step put right at once).
+    replace: bool = False
+
+
+class ChoiceIn(Strict):
+    """Which reading of a flag that asked is the true one (from 0, in the flag's order)."""
+
+    reading: Annotated[int, Field(ge=0, le=100)]
 
 
 class TournamentCreate(Strict):

@@ -178,6 +178,20 @@ class Flag(Open):
     at: str
     action: Any = None
     reason: str = ""
+    reading: str | None = Field(None, description="the kind of camera reading that raised "
+                                "it: it closes when such a reading shows the table back")
+    of: str | None = Field(None, description="the player whose board that reading showed")
+    readings: list[Json] | None = Field(None, description="when the camera saw something two "
+                                        "ways: each reading's words and actions, to pick from "
+                                        "(POST .../flags/SEQ/choose)")
+
+
+class Entry(Open):
+    """A person's entry waiting for the action it is for."""
+
+    seq: int
+    entry: Json
+    text: str
 
 
 class Snapshot(Open):
@@ -188,6 +202,8 @@ class Snapshot(Open):
     hints: bool = Field(False, description="the organiser's hints switch at this table")
     game: GameSummary | None
     flags: list[Flag]
+    entries: list[Entry] = Field(default_factory=list,
+                                 description="a person's entries waiting for their action")
     recent: list[Json]
     readings: list[Json]
     last_observation: Json | None

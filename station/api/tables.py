@@ -6,11 +6,14 @@ import secrets
 from typing import Any
 
 from fastapi import APIRouter, Query, status
+from fastapi.exceptions import RequestValidationError
 
 from rules import game_names, get_game
 from station.api.deps import OrganiserReadDep, ServicesDep, StationDep, TokenDep
 from station.api.models import (
+    ChoiceIn,
     CorrectionIn,
+    EntrySeq,
     FlagSeq,
     GameStart,
     HintsIn,
@@ -74,6 +77,7 @@ def create_table(body: TableCreate, station: StationDep, author: TokenDep) -> di
     catalogue = None
     if body.game is not None:  # check the game before anything is written
         start = body.game
+        _no_seed_for_a_hand_deal(start, ("body", "game", "seed"))
         engine = get_game(start.game)
         catalogue = _copy(start, "$.game.catalogue")
         engine.new_game(start.players, seed=start.seed or 0, options=start.options,
@@ -92,11 +96,19 @@ def _copy(body: GameStart, path: str) -> dict[str, Any] | None:
     return checked_copy(body.game, Node(body.catalogue, path), len(body.players))
 
 
+def _no_seed_for_a_hand_deal(body: GameStart, place: tuple[str, ...]) -> None:
+    """A game dealt by hand has no seed: one sent is a mistake, named (as the CLI does)."""
+    if body.deal == "table" and body.seed is not None:
+        raise RequestValidationError([{
+            "loc": place, "type": "value_error", "input": body.seed,
+            "msg": 'a game dealt by hand ("deal": "table") has no seed'}])
+
+
 def _start(station: StationDep, table_id: str, body: GameStart, author: str,
            catalogue: dict[str, Any] | None = None) -> None:
     seed = body.seed if body.seed is not None else secrets.randbelow(2**31)
     if body.deal == "table":
-        seed = 0  # dealt by hand: no seed decides anything
+        seed = 0  # dealt by hand: no seed decides anything (none is stored)
     station.start_game(table_id, body.game, body.players, seed, body.options, author, body.deal,
                        catalogue)
 
@@ -170,6 +182,7 @@ def post_reveal(table_id: TableId, body: RevealIn, station: StationDep,
 def start_game(table_id: TableId, body: GameStart, station: StationDep,
                author: TokenDep) -> dict[str, Any]:
     """Start a new game at the table (the previous one stays in the record)."""
+    _no_seed_for_a_hand_deal(body, ("body", "seed"))
     _start(station, table_id, body, author, _copy(body, "$.catalogue"))
     return station.snapshot(table_id)
 
@@ -178,8 +191,9 @@ def start_game(table_id: TableId, body: GameStart, station: StationDep,
              **documented(EventsOut, *WRITE))
 def post_observation(table_id: TableId, body: ObservationIn, station: StationDep,
                      author: TokenDep) -> dict[str, Any]:
-    """Feed a stable observation through the table's translator and engine."""
-    events = station.observe(table_id, body.observation, body.source, author)
+    """Feed a stable observation through the table's translator and engine; a declared
+    action or reveal the engine refuses is answered 422 with its reason (nothing stored)."""
+    events = station.observe(table_id, body.observation, body.source, author, answer=True)
     return {"events": [event.to_json() for event in events]}
 
 
@@ -187,8 +201,29 @@ def post_observation(table_id: TableId, body: ObservationIn, station: StationDep
              **documented(EventsOut, *WRITE))
 def post_correction(table_id: TableId, body: CorrectionIn, station: StationDep,
                     author: TokenDep) -> dict[str, Any]:
-    """A referee's action: applied if the engine allows it (422 with its reason if not)."""
-    events = station.correct(table_id, body.action, author, body.flag)
+    """A referee's action: applied if the engine allows it (422 with its reason if not);
+    ``replace``: the last step is taken back first, in the same write."""
+    events = station.correct(table_id, body.action, author, body.flag, body.replace)
+    return {"events": [event.to_json() for event in events]}
+
+
+@router.post("/tables/{table_id}/flags/{flag}/choose", status_code=status.HTTP_201_CREATED,
+             **documented(EventsOut, *WRITE))
+def choose_reading(table_id: TableId, flag: FlagSeq, body: ChoiceIn, station: StationDep,
+                   author: TokenDep) -> dict[str, Any]:
+    """The camera saw something two ways (the flag's ``readings``): apply the one a person
+    picks, as one step; the flag closes."""
+    events = station.choose(table_id, flag, body.reading, author)
+    return {"events": [event.to_json() for event in events]}
+
+
+@router.post("/tables/{table_id}/entries/{entry}/withdraw", status_code=status.HTTP_201_CREATED,
+             **documented(EventsOut, *WRITE))
+def withdraw_entry(table_id: TableId, entry: EntrySeq, station: StationDep,
+                   author: TokenDep) -> dict[str, Any]:
+    """Withdraw a person's entry still waiting (the snapshot's ``entries``); 409 if none
+    waits at that event."""
+    events = station.withdraw(table_id, entry, author)
     return {"events": [event.to_json() for event in events]}
 
 
@@ -204,7 +239,8 @@ def accept_flag(table_id: TableId, flag: FlagSeq, station: StationDep,
 @router.post("/tables/{table_id}/undo", status_code=status.HTTP_201_CREATED,
              **documented(EventsOut, *WRITE))
 def undo(table_id: TableId, station: StationDep, author: TokenDep) -> dict[str, Any]:
-    """Take back the last applied action of the current game (a new event, not an edit)."""
+    """Take back the last step of the current game: every action one reading or request
+    applied, reveals included (a new event, not an edit)."""
     events = station.undo(table_id, author)
     return {"events": [event.to_json() for event in events]}
 

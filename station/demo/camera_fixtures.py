@@ -11,8 +11,11 @@ filter has something to do. Frames are rendered *as the demo plays them*, so
 the first camera-driven action comes within seconds even on a Raspberry Pi;
 later passes (and later demos with the same ``--data``) replay the folder.
 
-Actions the camera cannot see (a Removal ``store``, a Moving Day helper card
-that is not the first choice...) are declared, as a referee's button would.
+Actions the camera cannot see (a Removal ``store``, a Moving Day take whose boxes all
+leave play...) are declared, as a referee's button would. What the camera sees but
+cannot tell alone (where a Moving Day helper card went, which supply card went into a
+Small Warehouse hand) a person enters on the table page first, as the game's camera
+wiring says (``entries``): the script's step keeps it as ``"person"``.
 
 Write the scripts with::
 
@@ -104,12 +107,16 @@ def _seen(layout: CameraLayout, state: State) -> dict[str, dict[str, Any]]:
     return GameReader(layout).observations(truth_mats(mat_contents(layout, state)), 0.0)
 
 
-def camera_sees(layout: CameraLayout, before: State, action: Action, after: State) -> bool:
-    """Whether the game's camera referee turns the change ``action`` makes into ``action``."""
+def camera_sees(layout: CameraLayout, before: State, action: Action, after: State,
+                person: dict[str, Any] | None = None) -> bool:
+    """Whether the game's camera referee turns the change ``action`` makes into ``action``
+    (after a person's ``{"kind": "person", **person}`` entries, when given)."""
     old, new = _seen(layout, before), _seen(layout, after)
     referee = TableTranslator(layout.game)
     found: list[Action] = []
     try:
+        if person:
+            referee.translate(before, {"kind": "person", **person})
         for key, observation in new.items():
             if old.get(key) != observation:
                 found += referee.translate(before, observation)
@@ -127,22 +134,32 @@ def make_script(game: str, seed: int, players: list[str] | None = None) -> dict[
     state = get_game(game).new_game(players, seed=seed)
     steps = []
     while not state.is_over():
-        action, seen = _choose(layout, state, rng)
-        steps.append({"action": action, "camera": seen})
+        action, seen, person = _choose(layout, state, rng)
+        steps.append({"action": action, "camera": seen, **({"person": person} if person else {})})
         state.apply(action)
     return {"camera-script": 1, "game": game, "players": players, "seed": seed,
             "render_seed": seed, "steps": steps,
             "final_scores": {score.player: score.total for score in state.scores()}}
 
 
-def _choose(layout: CameraLayout, state: State, rng: random.Random) -> tuple[Action, bool]:
+def _choose(layout: CameraLayout, state: State, rng: random.Random
+            ) -> tuple[Action, bool, dict[str, Any]]:
+    """An action the camera sees alone, else one it sees after a person's entries, else any
+    (declared); with the entries it needs."""
     actions = state.legal_actions()
+    tried = []
     for action in rng.sample(actions, min(TRIES, len(actions))):
         after = state.clone()
         after.apply(action)
         if camera_sees(layout, state, action, after):
-            return action, True
-    return rng.choice(actions), False
+            return action, True, {}
+        tried.append((action, after))
+    wiring = game_record(layout.game).camera  # type: ignore[union-attr]
+    for action, after in tried if wiring is not None and wiring.entries else ():
+        person = wiring.entries(state, action)  # type: ignore[union-attr]
+        if person and camera_sees(layout, state, action, after, person):
+            return action, True, person
+    return rng.choice(actions), False, {}
 
 
 def replay_script(script: dict[str, Any]) -> State:
@@ -177,13 +194,19 @@ def frame_plan(script: dict[str, Any]) -> list[Frame]:
 
 
 def declared_items(script: dict[str, Any], plan: list[Frame]) -> list[Timed]:
-    """The actions the camera cannot see, declared half a frame before their state shows."""
+    """The actions the camera cannot see, declared, and a person's entries for those it sees
+    (``"person"``), half a frame before their state shows."""
     first = {}
     for index, frame in enumerate(plan):
         first.setdefault(frame.state, index)
-    return [Timed(round((first[number + 1] - 0.5) / FPS, 3),
-                  {"kind": "declared", "action": step["action"]}, "declared")
-            for number, step in enumerate(script["steps"]) if not step["camera"]]
+    items = []
+    for number, step in enumerate(script["steps"]):
+        t = round((first[number + 1] - 0.5) / FPS, 3)
+        if not step["camera"]:
+            items.append(Timed(t, {"kind": "declared", "action": step["action"]}, "declared"))
+        elif step.get("person"):
+            items.append(Timed(t, {"kind": "person", **step["person"]}, "person"))
+    return items
 
 
 def script_hash(script: dict[str, Any]) -> str:

@@ -134,7 +134,11 @@ class CameraWiring:
     ``lay(layout, state, contents, tags)``: the inverse of the reader for the demo's
     renderer — what lies on each mat in ``state`` (None: the demo films no game of it);
     ``seen``: the kinds of observation of its reader that the table's events call "Seen by
-    the camera" (any other is "Reported: KIND").
+    the camera" (any other is "Reported: KIND");
+    ``entries(state, action)``: what a person enters on the table page for ``action``
+    (``state`` before it) that no camera reads — the keys of a ``{"kind": "person"}``
+    observation, e.g. where a helper card went; the demo enters them where the camera
+    alone cannot read the action (None: nothing to enter).
     """
 
     roles: Callable[[list[str], list[KitMat]], tuple[dict[str, Any], list[MatSpec]]]
@@ -143,6 +147,7 @@ class CameraWiring:
     lay: Callable[[CameraLayout, State, dict[int, MatContent], dict[tuple[str, str], int]],
                   None] | None = None
     seen: tuple[str, ...] = ()
+    entries: Callable[[State, Action], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)

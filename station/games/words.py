@@ -62,6 +62,32 @@ def action_words(state: State, action: Action, record: GameRecord | None,
     return f"{actor(state)}: {plain(shown)}"
 
 
+def entry_words(entry: dict[str, Any]) -> str:
+    """A person's entry (what no camera sees) in words, counted from 1 as people count.
+
+    >>> entry_words({"group": 0, "helper": "helper-02", "helper_vehicle": "car"})
+    'Group 1, helper card helper-02, the helper in the car'
+    >>> entry_words({"helpers": [2]})
+    'Helper cards played: 2'
+    """
+    said = []
+    for key, value in entry.items():
+        if key == "group" and isinstance(value, int):
+            said.append(f"group {value + 1}")
+        elif key == "helper":
+            said.append(f"helper card {value}")
+        elif key == "helper_vehicle":
+            said.append("the helper out of play" if value is None else f"the helper in the {value}")
+        elif key == "helpers" and isinstance(value, list):
+            said.append("Helper cards played: " + (", ".join(map(str, value)) or "none"))
+        elif key == "storage":
+            said.append(f"{value} in storage")
+        else:
+            said.append(f"{key} {value}")
+    text = ", ".join(said) or "nothing"
+    return text[0].upper() + text[1:]
+
+
 SAID_BY = {"declared": "Declared by hand", "button": "A button pressed",
            "reveal": "Entered by a person"}
 SEEN = "Seen by the camera"
@@ -80,6 +106,9 @@ def describe_observation(observation: dict[str, Any], camera_kinds: Collection[s
     'Declared by hand'
     """
     kind = str(observation.get("kind", ""))
+    if kind == "person":
+        return "A person entered: " + entry_words(
+            {key: value for key, value in observation.items() if key != "kind"})
     if kind == "drone-position":
         return f"The drone is over shop card {observation.get('card')}"
     if kind == "drone-clock" and isinstance(observation.get("mass_g"), int | float):
@@ -107,7 +136,13 @@ def event_words(state: State | None, kind: str, payload: dict[str, Any],
         title = record.title if record is not None else payload.get("game")
         return f"A new game of {title}: {', '.join(payload.get('players', []))}"
     if kind == "undo":
-        return f"The referee took back event {payload.get('undoes')}"
+        step = payload.get("step") or [payload.get("undoes")]
+        return (f"The referee took back event {step[0]}" if len(step) == 1 else
+                f"The referee took back events {step[0]}–{step[-1]} (one step)")
+    if kind == "close":
+        return "The camera sees the table as it was: flag closed"
+    if kind == "withdraw":
+        return f"A person withdrew the entry of event {payload.get('entry')}"
     if kind == "accept":
         return f"The referee accepted the move flagged at event {payload.get('flag')}"
     if kind == "hints":

@@ -41,6 +41,10 @@ def public_entry(state: State | None, entry: dict[str, Any]) -> dict[str, Any]:
             shown["action"] = state.public_choice(action)
         else:
             shown["action"] = state.public_action(action)
+    if isinstance(shown.get("readings"), list):  # a flag that asks: each reading as chosen
+        shown["readings"] = [{**reading, "actions": [state.public_choice(action) for action
+                                                      in reading.get("actions", [])]}
+                             for reading in shown["readings"]]
     observation = shown.get("observation")
     if isinstance(observation, dict) and isinstance(observation.get("action"), dict):
         shown["observation"] = {**observation,

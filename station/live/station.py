@@ -144,27 +144,38 @@ class Station:
                source: str = "person") -> list[Event]:
         """A chance outcome a person entered (a card drawn, a present under a shop card).
 
-        Stored as an observation, like a camera's; a reveal that is no legal outcome is
-        flagged and raises :class:`~rules.IllegalAction` with the engine's reason.
+        Stored as an observation, like a camera's; a reveal that is no legal outcome raises
+        :class:`~rules.IllegalAction` with the engine's reason, and nothing is stored.
         """
-        events = self.observe(table_id, {"kind": "reveal", "action": action}, source, author)
-        refused = [event for event in events if event.kind == "flag"]
-        if refused:
-            raise IllegalAction(refused[0].payload.get("reason", "not a legal outcome"))
-        return events
+        return self.observe(table_id, {"kind": "reveal", "action": action}, source, author,
+                            answer=True)
 
     def observe(self, table_id: str, observation: dict[str, Any], source: str,
-                author: str) -> list[Event]:
-        return self._write(table_id, lambda t: t.plan_observation(observation, source), author)
+                author: str, answer: bool = False) -> list[Event]:
+        """A stable observation. ``answer``: its sender hears the answer (the API, the command
+        line): a declared action or reveal the engine refuses raises
+        :class:`~rules.IllegalAction`, nothing stored or flagged; else it is flagged."""
+        return self._write(
+            table_id, lambda t: t.plan_observation(observation, source, answer), author)
 
     def correct(self, table_id: str, action: Action, author: str,
-                flag: int | None = None) -> list[Event]:
-        return self._write(table_id, lambda t: t.plan_correction(action, flag), author)
+                flag: int | None = None, replace: bool = False) -> list[Event]:
+        """A referee's action; ``replace``: the last step is taken back first, in one go."""
+        return self._write(table_id, lambda t: t.plan_correction(action, flag, replace), author)
+
+    def choose(self, table_id: str, flag: int, reading: int, author: str) -> list[Event]:
+        """Apply reading ``reading`` (from 0) of a flag that asked which of two it was."""
+        return self._write(table_id, lambda t: t.plan_choose(flag, reading), author)
 
     def accept(self, table_id: str, flag: int, author: str) -> list[Event]:
         return self._write(table_id, lambda t: t.plan_accept(flag), author)
 
+    def withdraw(self, table_id: str, entry: int, author: str) -> list[Event]:
+        """Withdraw a person's entry still waiting (its event's seq)."""
+        return self._write(table_id, lambda t: t.plan_withdraw(entry), author)
+
     def undo(self, table_id: str, author: str) -> list[Event]:
+        """Take back the last step (every action it applied, reveals included)."""
         return self._write(table_id, lambda t: t.plan_undo(), author)
 
     def set_hints(self, table_id: str, on: bool, author: str) -> list[Event]:

@@ -14,11 +14,28 @@ Event kinds (the payload fields follow the kind):
                  ``reason`` (the engine's words), ``cause``.
 ``accept``       a referee accepts the engine's refusal: ``flag``.
 ``correction``   a referee's action, applied: ``action``, ``flag`` (the flag it
-                 resolves, or null).
-``undo``         a referee takes back the last applied action: ``undoes``.
+                 resolves, or null), ``cause`` when one request applied several
+                 (a reading a person picked: the seq of the first of them).
+``undo``         a referee takes back the last step: ``undoes`` (its last action)
+                 and ``step`` (the seqs of every action of that step; an older
+                 event without it took back ``undoes`` alone).
+``close``        the camera sees the table as the engine has it again: ``flags``
+                 (the flags its earlier readings raised, closed), ``cause``.
+``withdraw``     a person withdraws an entry still waiting: ``entry`` (its seq).
 ``hints``        the organiser switches the table's hints on or off: ``on`` (the
                  acting player's best moves on the table page; they stay off
                  from one game to the next until switched again).
+
+A **step** is what one observation or one referee's request applied: its
+actions share a ``cause`` (a correction without one is a step of its own).
+
+A person's entries (``{"kind": "person", ...}`` observations: what no camera
+sees) wait for the next action they can complete. They are handed to the
+translator with every camera reading, and a reading that waited for them is
+read again when one is entered. They are used up by the next player's action
+applied (by camera, declaration or correction; a reveal uses none), dropped
+when a refusal is accepted or a person withdraws one, and an undo puts back
+those the step used and drops those entered after it.
 
 :meth:`LiveTable.absorb` is the only place events change the view, both when
 they are new and when a restarted station replays them, so the live view is
@@ -34,11 +51,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import Action, Game, IllegalAction, State, get_game
+from rules.engine import REVEAL
 from station.games import describe_event, present
 from station.games.views import changed_cells
-from station.games.words import actor
+from station.games.words import actor, entry_words
 from station.live.public import public_entry
-from station.live.translators import TableTranslator
+from station.live.translators import PASSED_THROUGH, PERSON, TableTranslator
 from station.store import Event, TableInfo
 
 RECENT_EVENTS = 30
@@ -51,6 +69,44 @@ def _reason(error: Exception, where: str) -> str:
     if isinstance(error, IllegalAction):
         return error.reason
     return f"the {where} could not read this ({type(error).__name__}: {error})"
+
+
+def _refused(error: Exception, where: str) -> IllegalAction:
+    """A person's entry refused: the engine's reason, for the caller."""
+    return error if isinstance(error, IllegalAction) else IllegalAction(_reason(error, where))
+
+
+def _flag(action: Action | None, error: Exception, where: str, cause: int) -> dict[str, Any]:
+    """A flag's payload; when the camera saw something two ways, the readings to pick from."""
+    payload = {"action": action, "reason": _reason(error, where), "cause": cause}
+    readings = getattr(error, "readings", None)
+    if readings:
+        payload["readings"] = [{"text": reading.text, "actions": list(reading.actions)}
+                               for reading in readings]
+    return payload
+
+
+def _check_all(state: State, actions: list[Action]) -> None:
+    """Refuse (IllegalAction with the engine's reason) unless ``actions`` apply in turn."""
+    trial = state.clone()
+    for action in actions:
+        try:
+            trial.apply(dict(action))
+        except IllegalAction:
+            raise
+        except Exception as error:
+            raise IllegalAction(_reason(error, "engine")) from error
+
+
+def _reading_key(observation: Mapping[str, Any]) -> tuple[Any, Any]:
+    """What a reading looks at: its kind, and the player whose board it is when it names
+    one (a reading of every board names none)."""
+    return observation.get("kind"), observation.get("player")
+
+
+def _entry(observation: Mapping[str, Any]) -> dict[str, Any]:
+    """A person's entry: the observation's keys but its kind."""
+    return {key: value for key, value in observation.items() if key != "kind"}
 
 
 def game_start_state(payload: Mapping[str, Any]) -> tuple[Game, State]:
@@ -86,6 +142,31 @@ class CurrentGame:
     movers: dict[int, tuple[str, str]] = field(default_factory=dict)  # seq: who acted, words
     before: tuple[int, dict[str, Any] | None] | None = None  # the view before the last action
     table: str = ""  # the table's id, named in the log when the game's view fails
+    steps: dict[int, int] = field(default_factory=dict)  # action seq: its step
+    entries: dict[int, dict[str, Any]] = field(default_factory=dict)  # seq: a person's entry
+    used: dict[int, dict[int, dict[str, Any]]] = field(default_factory=dict)  # step: entries
+    last_reading: dict[str, Any] | None = None  # the camera's last reading in this game
+
+    def entered(self) -> dict[str, Any]:
+        """The entries waiting, as one set of keys (a later entry's keys win)."""
+        merged: dict[str, Any] = {}
+        for entry in self.entries.values():
+            merged.update(entry)
+        return merged
+
+    def last_step(self) -> list[int]:
+        """The seqs of the actions of the last step applied ([] when none is)."""
+        if not self.applied:
+            return []
+        step = self.steps.get(self.applied[-1][0], self.applied[-1][0])
+        return [seq for seq, _ in self.applied if self.steps.get(seq, seq) == step]
+
+    def without(self, seqs: Iterable[int]) -> State:
+        """The state with the actions ``seqs`` taken back."""
+        gone = set(seqs)
+        document = self.state.to_json() | {
+            "log": [action for seq, action in self.applied if seq not in gone]}
+        return self.game.replay(document)
 
     def summary(self) -> dict[str, Any]:
         """The game as the table sees it (no seed: it would deal every hidden card again)."""
@@ -148,6 +229,7 @@ class LiveTable:
         self.past_games: list[dict[str, Any]] = []
         self.problems: list[str] = []
         self.hints = False  # the organiser's switch: the acting player's best moves shown
+        self._observed: tuple[int | None, tuple[Any, Any]] = (None, (None, None))  # seq, key
 
     def __repr__(self) -> str:
         return f"<LiveTable {self.info.id} at event {self.last_seq}>"
@@ -173,57 +255,127 @@ class LiveTable:
         payload = {"game": game.name, "players": document["players"], "seed": seed,
                    "deal": state.deal, "options": document["options"],
                    "setup": document["setup"]}
+        if state.deal == "table":  # dealt by hand: no seed decides anything
+            del payload["seed"]
         if catalogue is not None:
             payload["catalogue"] = dict(catalogue)
         return [("game", payload)]
 
-    def plan_observation(self, observation: dict[str, Any],
-                         source: str) -> list[tuple[str, dict[str, Any]]]:
-        """The observation event, then the actions it means: applied, or flagged with a reason."""
+    def plan_observation(self, observation: dict[str, Any], source: str,
+                         answer: bool = False) -> list[tuple[str, dict[str, Any]]]:
+        """The observation event, then the actions it means: applied, or flagged with a reason.
+
+        ``answer``: a caller who hears the answer (the API, the command line) entered it: a
+        declared action or reveal the engine refuses then raises
+        :class:`~rules.IllegalAction` (nothing written, nothing flagged). A person's entry
+        reads the camera's last reading again, with it.
+        """
+        answer = answer and observation.get("kind") in PASSED_THROUGH
         events: list[tuple[str, dict[str, Any]]] = [
             ("observation", {"observation": observation, "source": source})]
-        if self.current is None or self.translator is None:
+        current = self.current
+        if current is None or self.translator is None:
             return events
         cause = self.last_seq + 1
+        kind = observation.get("kind")
+        if kind == PERSON:
+            entered = {**current.entered(), **_entry(observation)}
+            return [*events, *self._read_again(cause, entered)]
         try:
-            actions = self.translator.translate(self.current.state, observation)
+            actions = self.translator.translate(current.state, observation, current.entered())
         except Exception as error:  # a reader's odd value must not stop the table
-            return [*events, ("flag", {"action": None, "reason": _reason(error, "translator"),
-                                       "cause": cause})]
-        trial = self.current.state.clone()
+            if answer:
+                raise _refused(error, "translator") from error
+            return [*events, ("flag", _flag(None, error, "translator", cause))]
+        trial = current.state.clone()
         for action in actions:
             try:
                 trial.apply(action)
             except Exception as error:
-                events.append(("flag", {"action": action, "reason": _reason(error, "engine"),
-                                        "cause": cause}))
-                break
+                if answer:
+                    raise _refused(error, "engine") from error
+                events.append(("flag", _flag(action, error, "engine", cause)))
+                return events
             events.append(("action", {"action": action, "cause": cause}))
+        if actions or self.translator.shows_state(current.state, observation):
+            events.extend(self._closing(_reading_key(observation), cause))
         return events
 
-    def plan_correction(self, action: Action, flag: int | None) -> list[tuple[str, dict[str, Any]]]:
-        """A referee's action; raises IllegalAction (with the engine's reason) if refused."""
-        current = self._require_game()
-        if flag is not None and flag not in self.flags:
-            raise TableRefusal(f"there is no open flag at event {flag}")
+    def _read_again(self, cause: int, entered: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The actions the camera's last reading means with ``entered``, when they all apply
+        (a reading that waited for a person's entry); else none."""
+        current = self.current
+        reading = None if current is None else current.last_reading
+        if current is None or self.translator is None or reading is None:
+            return []
         try:
-            current.state.clone().apply(action)
-        except IllegalAction:
-            raise
-        except Exception as error:
-            raise IllegalAction(_reason(error, "engine")) from error
-        return [("correction", {"action": action, "flag": flag})]
+            actions = self.translator.translate(current.state, reading, entered)
+            trial = current.state.clone()
+            for action in actions:
+                trial.apply(dict(action))
+        except Exception:  # the reading's own flag stands
+            return []
+        if not actions:
+            return []
+        return [*(("action", {"action": action, "cause": cause}) for action in actions),
+                *self._closing(_reading_key(reading), cause)]
+
+    def _closing(self, kind: tuple[Any, Any], cause: int) -> list[tuple[str, dict[str, Any]]]:
+        """The ``close`` event for the flags earlier readings like this one raised (same kind,
+        same player's board: :func:`_reading_key`), if any."""
+        if self.translator is None or not self.translator.tells_state:
+            return []  # a drone's fault is not put right by its next reading
+        flags = [seq for seq, flag in self.flags.items()
+                 if (flag.get("reading"), flag.get("of")) == kind]
+        return [("close", {"flags": flags, "cause": cause})] if flags else []
+
+    def plan_correction(self, action: Action, flag: int | None,
+                        replace: bool = False) -> list[tuple[str, dict[str, Any]]]:
+        """A referee's action; raises IllegalAction (with the engine's reason) if refused.
+        ``replace``: the last step is taken back first, in the same write."""
+        current = self._require_game()
+        self._require_flag(flag)
+        events: list[tuple[str, dict[str, Any]]] = []
+        state = current.state
+        if replace:
+            events = self.plan_undo()
+            state = current.without(events[0][1]["step"])
+        _check_all(state, [action])
+        return [*events, ("correction", {"action": action, "flag": flag})]
+
+    def plan_choose(self, flag: int, reading: int) -> list[tuple[str, dict[str, Any]]]:
+        """The reading ``reading`` of a flag that asked (two readings, two different tables),
+        applied as one step; TableRefusal when the flag has no such reading."""
+        current = self._require_game()
+        self._require_flag(flag)
+        readings = self.flags[flag].get("readings") or []
+        if not 0 <= reading < len(readings):
+            raise TableRefusal(f"flag {flag} offers {len(readings)} reading(s): there is no "
+                               f"reading {reading + 1}")
+        actions = [dict(action) for action in readings[reading]["actions"]]
+        _check_all(current.state, actions)
+        cause = self.last_seq + 1
+        return [("correction", {"action": action, "flag": flag, "cause": cause})
+                for action in actions]
 
     def plan_accept(self, flag: int) -> list[tuple[str, dict[str, Any]]]:
-        if flag not in self.flags:
-            raise TableRefusal(f"there is no open flag at event {flag}")
+        self._require_flag(flag)
         return [("accept", {"flag": flag})]
 
-    def plan_undo(self) -> list[tuple[str, dict[str, Any]]]:
+    def plan_withdraw(self, entry: int) -> list[tuple[str, dict[str, Any]]]:
+        """A person takes back an entry still waiting."""
         current = self._require_game()
-        if not current.applied:
+        if entry not in current.entries:
+            raise TableRefusal(f"no entry of a person waits at event {entry}")
+        return [("withdraw", {"entry": entry})]
+
+    def plan_undo(self) -> list[tuple[str, dict[str, Any]]]:
+        """Take back the last step: every action it applied, reveals included."""
+        current = self._require_game()
+        step = current.last_step()
+        if not step:
             raise TableRefusal("there is no action to undo in this game")
-        return [("undo", {"undoes": current.applied[-1][0]})]
+        return [("undo", {"undoes": step[-1], "step": step})]
 
     def plan_hints(self, on: bool) -> list[tuple[str, dict[str, Any]]]:
         """The organiser's hints switch (an event even when unchanged: who asked, when)."""
@@ -233,6 +385,10 @@ class LiveTable:
         if self.current is None:
             raise TableRefusal("no game has started at this table")
         return self.current
+
+    def _require_flag(self, flag: int | None) -> None:
+        if flag is not None and flag not in self.flags:
+            raise TableRefusal(f"there is no open flag at event {flag}")
 
     # -- taking in stored events -------------------------------------------------------
     def absorb(self, event: Event, replaying: bool = False) -> None:
@@ -273,35 +429,69 @@ class LiveTable:
         observation = event.payload.get("observation", {})
         self.last_observation = {"seq": event.seq, "at": event.at.isoformat(),
                                  "observation": observation}
+        self._observed = (event.seq, _reading_key(observation))
         if isinstance(observation.get("mass_g"), int | float):  # the drone's mass graph
             self.readings.append(self.last_observation)
-        if replaying and self.current is not None and self.translator is not None:
-            # Rebuild the translator's memory; the actions it led to are stored already,
-            # and a replay must not stop on a translator's error.
+        current, translator = self.current, self.translator
+        if current is None or translator is None:
+            return
+        kind = observation.get("kind")
+        reading = current.last_reading
+        if kind == PERSON:
+            current.entries[event.seq] = _entry(observation)
+        elif kind not in PASSED_THROUGH:
+            current.last_reading = reading = observation
+        if replaying and reading is not None and kind not in PASSED_THROUGH:
+            # Rebuild the translator's memory as the write did (a person's entry reads the
+            # last reading again); the actions it led to are stored already, and a replay
+            # must not stop on a translator's error.
             with contextlib.suppress(Exception):
-                self.translator.translate(self.current.state, observation)
+                translator.translate(current.state, reading, current.entered())
 
     def _apply(self, event: Event, replaying: bool) -> None:
         current = self._require_game()
         if not replaying:  # the view before it, for the last move's highlight (else lazily)
             current.before = (event.seq, present(current.state, current.table))
+        action = dict(event.payload["action"])
         try:
-            current.state.apply(dict(event.payload["action"]))
+            current.state.apply(dict(action))
         except IllegalAction as error:
             self.problems.append(f"event {event.seq}: stored action now refused: {error.reason}")
             return
-        current.applied.append((event.seq, dict(event.payload["action"])))
+        step = int(event.payload.get("cause") or event.seq)
+        current.applied.append((event.seq, action))
+        current.steps[event.seq] = step
+        if action.get("type") != REVEAL and current.entries:  # the entries it was for
+            current.used.setdefault(step, {}).update(current.entries)
+            current.entries = {}
 
     def _on_action(self, event: Event, replaying: bool) -> None:
         self._apply(event, replaying)
 
     def _on_flag(self, event: Event, replaying: bool) -> None:
-        self.flags[event.seq] = {"seq": event.seq, "at": event.at.isoformat(),
-                                 "action": event.payload.get("action"),
-                                 "reason": event.payload.get("reason", "")}
+        payload = event.payload
+        seen_seq, (seen_kind, seen_of) = self._observed
+        camera = seen_seq == payload.get("cause") and seen_kind not in (*PASSED_THROUGH, PERSON)
+        flag = {"seq": event.seq, "at": event.at.isoformat(), "action": payload.get("action"),
+                "reason": payload.get("reason", "")}
+        if camera:  # it may close itself: name the reading that raised it
+            flag |= {"reading": seen_kind, "of": seen_of}
+        self.flags[event.seq] = flag
+        if payload.get("readings"):
+            flag["readings"] = payload["readings"]
 
     def _on_accept(self, event: Event, replaying: bool) -> None:
         self.flags.pop(event.payload.get("flag"), None)
+        if self.current is not None:  # the entries were for the move refused
+            self.current.entries = {}
+
+    def _on_close(self, event: Event, replaying: bool) -> None:
+        for flag in event.payload.get("flags", []):
+            self.flags.pop(flag, None)
+
+    def _on_withdraw(self, event: Event, replaying: bool) -> None:
+        if self.current is not None:
+            self.current.entries.pop(event.payload.get("entry"), None)
 
     def _on_correction(self, event: Event, replaying: bool) -> None:
         self._apply(event, replaying)
@@ -312,11 +502,20 @@ class LiveTable:
 
     def _on_undo(self, event: Event, replaying: bool) -> None:
         current = self._require_game()
-        undone = event.payload.get("undoes")
-        kept = [(seq, action) for seq, action in current.applied if seq != undone]
-        document = current.state.to_json() | {"log": [action for _, action in kept]}
-        current.state = current.game.replay(document)
-        current.applied = kept
+        payload = event.payload
+        undone = [seq for seq in payload.get("step") or [payload.get("undoes")]
+                  if seq in current.steps]
+        if not undone:
+            return
+        current.state = current.without(undone)
+        current.applied = [(seq, action) for seq, action in current.applied
+                           if seq not in set(undone)]
+        step = current.steps[undone[0]]
+        for seq in undone:
+            current.steps.pop(seq, None)
+        # back to just before the step: its entries wait again, later ones are dropped
+        current.entries = {**{seq: entry for seq, entry in current.entries.items()
+                              if seq < undone[0]}, **current.used.pop(step, {})}
 
     # -- what the dashboard shows -----------------------------------------------------
     def snapshot(self) -> dict[str, Any]:
@@ -328,12 +527,20 @@ class LiveTable:
             "hints": self.hints,
             "game": None if self.current is None else self.current.summary(),
             "flags": [self._public(flag) for flag in self.flags.values()],
+            "entries": self.entries(),
             "recent": [self._public(entry) for entry in reversed(self.recent)],
             "readings": list(self.readings),
             "last_observation": self._public(self.last_observation),
             "past_games": self.past_games[-10:],
             "problems": self.problems[-10:],
         }
+
+    def entries(self) -> list[dict[str, Any]]:
+        """A person's entries waiting for the action they are for, each in words."""
+        if self.current is None:
+            return []
+        return [{"seq": seq, "entry": entry, "text": entry_words(entry)}
+                for seq, entry in self.current.entries.items()]
 
     def _public(self, entry: dict[str, Any] | None) -> dict[str, Any] | None:
         """An event, flag or observation entry with its actions as the table sees them."""

@@ -22,10 +22,15 @@ person entered from the table page's picker (docs/formats.md §9) — likewise.
 
 A person's entries for what no camera sees — ``{"kind": "person", "helpers": [2]}``
 (Removal's Helper cards played), ``{"kind": "person", "helper_vehicle": "car"}``
-or ``"group"``/``"helper"`` (Moving Day) — are kept and added to each following
-observation handed to the game's translator, until one of them leads to actions:
+or ``"group"``/``"helper"`` (Moving Day) — are kept by the table
+(:class:`station.live.table.LiveTable`, which knows when they are used up or
+dropped) and handed to :meth:`TableTranslator.translate` with each camera reading:
 the camera's readings carry only what it sees, and the referee reads the optional
 keys a person adds (``docs/rules-notes.md``, "Camera referees").
+
+A game's translator may also say whether a reading shows the table exactly as
+the engine has it (``shows_state(state, observation)``): a flag the camera
+raised closes when it does.
 """
 
 from __future__ import annotations
@@ -69,7 +74,6 @@ class TableTranslator:
         factory = _factory(game_name)
         self.game_name = game_name
         self.inner: Translator | None = factory() if factory else None
-        self.entered: dict[str, Any] = {}  # a person's entries not yet used by an action
 
     def __repr__(self) -> str:
         return f"<TableTranslator {self.game_name} {type(self.inner).__name__}>"
@@ -79,7 +83,10 @@ class TableTranslator:
         """Whether the game's translator holds inputs it has not decided on yet (``held``)."""
         return bool(getattr(self.inner, "held", None))
 
-    def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
+    def translate(self, state: State, observation: Mapping[str, Any],
+                  entered: Mapping[str, Any] | None = None) -> list[Action]:
+        """The actions ``observation`` means; ``entered``: a person's entries waiting,
+        added to a camera reading (the reading's own keys win)."""
         kind = observation.get("kind")
         if kind in PASSED_THROUGH:
             action = observation.get("action")
@@ -88,13 +95,23 @@ class TableTranslator:
             if kind == "reveal" and action.get("type") != REVEAL:
                 raise IllegalAction("a reveal observation carries an action of type 'reveal'")
             return [dict(action)]
-        if kind == PERSON:
-            self.entered.update((key, value) for key, value in observation.items()
-                                if key != "kind")
+        if kind == PERSON or self.inner is None:
             return []
-        if self.inner is None:
-            return []
-        actions = list(self.inner.translate(state, {**self.entered, **observation}))
-        if actions:
-            self.entered = {}
-        return actions
+        return list(self.inner.translate(state, {**(entered or {}), **observation}))
+
+    @property
+    def tells_state(self) -> bool:
+        """Whether the game's translator says when a reading shows the table as the engine
+        has it (the camera referees do): the flags its readings raise may then close."""
+        return hasattr(self.inner, "shows_state")
+
+    def shows_state(self, state: State, observation: Mapping[str, Any]) -> bool:
+        """Whether ``observation`` shows the table just as ``state`` has it (False when the
+        game's translator cannot tell)."""
+        check = getattr(self.inner, "shows_state", None)
+        if check is None or observation.get("kind") in (*PASSED_THROUGH, PERSON):
+            return False
+        try:
+            return bool(check(state, observation))
+        except Exception:  # a reading the referee cannot make sense of shows nothing
+            return False

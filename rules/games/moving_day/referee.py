@@ -34,15 +34,24 @@ dealt by hand"):
 - In a game dealt by hand no camera films the groups: a box not seen before
   may come from any group with an unseen box. The group is the one that holds
   a new box already seen (a person revealed it), else the ``group`` named,
-  else the only group that can hold the new boxes; when several can, the
-  referee asks (:class:`IllegalAction` naming them) rather than guess. The
-  take is preceded by the reveals it makes: ``{"type": "reveal", "group": g,
-  "box": id}`` for each new box not seen before, and the named ``helper``.
+  else the only group that can hold the new boxes. When several can, the
+  referee does not guess: if their readings lead to different states (the
+  group decides the snacks and the helper card), it asks with
+  :class:`~rules.errors.AmbiguousReading`, one reading per group (and per
+  place of its helper card, when that is not entered either), e.g. "from
+  group 2 (1 snack), helper-04 in the car", each with its reveals and take;
+  if a reading cannot be whole yet (a group's helper card not known, a group
+  still on its way), :class:`IllegalAction` naming the groups. The take is
+  preceded by the reveals it makes: ``{"type": "reveal", "group": g, "box":
+  id}`` for each new box not seen before, and the named ``helper``.
 - The helper card is not seen: a group's helper must have been revealed by a
   person (the picker) or be named by ``helper``; otherwise the referee asks.
-  Its vehicle is ``helper_vehicle`` when the key is given, else the engine's
-  first choice: the first vehicle in the fleet's order (scooter, car, truck)
-  with seats enough, out of play only when the rules allow nothing else.
+  Its vehicle is ``helper_vehicle`` when the key is given, else the only
+  place the rules leave it. Where they leave several (vehicles with seats
+  enough; out of play where the ``helper_discard`` option allows), the
+  referee does not guess: :class:`~rules.errors.AmbiguousReading` with one
+  reading per place ("helper-04 in the car", "helper-04 out of play"), unless
+  they all lead to the same state (then the first, in fleet order).
 - A take whose boxes all leave play changes nothing the camera sees: declare
   it (likewise a box not seen before that leaves play: no camera saw which).
 - A hand over a vehicle mat (``unknown_cells``) may hide boxes already placed:
@@ -65,9 +74,16 @@ Example::
     >>> seen = [{"box": entry["box"], "row": entry["row"], "col": entry["col"], "rotation": 0}
     ...         for entry in take["boxes"]]
     >>> observation = {"kind": "vehicles", "players": [{"player": "Ana", "vehicles": [
-    ...     {"vehicle": "scooter", "found": True, "boxes": seen}]}]}
+    ...     {"vehicle": "scooter", "found": True, "boxes": seen}]}],
+    ...     "helper_vehicle": take["helper_vehicle"]}  # a person's entry
     >>> Referee().translate(state, observation) == [take]
     True
+    >>> del observation["helper_vehicle"]  # nobody said: the referee asks
+    >>> try:
+    ...     Referee().translate(state, observation)
+    ... except AmbiguousReading as question:
+    ...     [reading.text for reading in question.readings]
+    ['helper-29 in the scooter', 'helper-29 in the car', 'helper-29 in the truck']
     >>> Referee().translate(state, {"kind": "vehicles", "players": [{"player": "Ana",
     ...     "vehicles": [{"vehicle": "scooter", "found": True, "boxes": seen[:1]}]}]})
     []
@@ -75,11 +91,12 @@ Example::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules.engine import REVEAL, Action, State
-from rules.errors import IllegalAction
+from rules.errors import AmbiguousReading, IllegalAction, Reading
 from rules.games.moving_day.engine import UNSEEN
 
 GAME = "moving-day"
@@ -96,7 +113,7 @@ class Referee:
     """
 
     def __repr__(self) -> str:
-        return f"<moving-day Referee: {KIND!r} observations, helper default 'first that fits'>"
+        return f"<moving-day Referee: {KIND!r} observations, asks where a helper card went>"
 
     def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
         """The reveals and ``take`` the new boxes show; ``[]`` while nothing (or half a group)
@@ -117,6 +134,15 @@ class Referee:
         if not new_boxes:
             return []
         return _take_shown(state, new_boxes, observation)
+
+    def shows_state(self, state: State, observation: Mapping[str, Any]) -> bool:
+        """Whether the reading shows the vehicles just as the engine has them: no box new,
+        none gone or moved (a knocked box put back shows it again)."""
+        if observation.get("kind") != KIND:
+            return False
+        return not any(_appeared_boxes(state, _player_index(state, seen.get("player")),
+                                       seen.get("vehicles", []))
+                       for seen in observation.get("players", []))
 
 
 # ------------------------------------------------------------------------ helpers
@@ -161,24 +187,54 @@ def _appeared_boxes(state: State, player: int, vehicles: Iterable[Mapping[str, A
 def _take_shown(state: State, new_boxes: Mapping[str, Spot],
                 observation: Mapping[str, Any]) -> list[Action]:
     """The reveals and the take placing exactly ``new_boxes``; [] while the group is half
-    placed."""
+    placed; AmbiguousReading when the groups or helper vehicles that may be meant lead to
+    different states."""
     candidates = _groups_that_may_hold(state, new_boxes, observation)
     shown = {index: _placements(state, index, new_boxes) for index in candidates}
     fitting = [index for index, found in shown.items() if found is not None]
     if not fitting:
         raise IllegalAction(_refusal(state, candidates[0], new_boxes))
-    if all(not shown[index][0] for index in fitting):  # type: ignore[index]
+    exact = [index for index in fitting if shown[index][0] is not None]  # type: ignore[index]
+    if not exact:
         return []  # the rest of the group is still on its way
-    if len(fitting) > 1:
-        raise IllegalAction(
-            f"{_listed(new_boxes)} may come from group {_either(fitting)}: no camera sees the "
-            "groups; name the group taken, or reveal its boxes")
-    index = fitting[0]
-    exact = shown[index][0]  # type: ignore[index]
-    actions = _reveals(state, index, new_boxes, observation)
-    actions.append(_with_helper(state, index, exact, actions, observation))
-    _check_together(state, actions)
-    return actions
+    several = len(fitting) > 1
+    if several and len(exact) < len(fitting):  # one of them may still be on its way
+        raise _which_group(new_boxes, fitting)
+    try:
+        reveals = {index: _reveals(state, index, new_boxes, observation) for index in exact}
+    except IllegalAction:
+        if not several:
+            raise
+        raise _which_group(new_boxes, fitting) from None  # no reading is whole: name one
+    readings: dict[str, Reading] = {}
+    refused: list[IllegalAction] = []
+    for index in exact:
+        helper = _helper_of(state, index, reveals[index])
+        boxes = shown[index][0]  # type: ignore[index]
+        for vehicle in _helper_vehicles(state, helper, observation):
+            actions = [*reveals[index], {"type": "take", "group": index,
+                                         "boxes": [dict(entry) for entry in boxes],
+                                         "helper_vehicle": vehicle}]
+            try:
+                outcome = _applied(state, actions)
+            except IllegalAction as error:
+                refused.append(error)
+                continue
+            words = [_helper_words(helper, vehicle)] if helper is not None else []
+            if several:
+                words.insert(0, _group_words(state, index))
+            readings.setdefault(outcome, Reading(", ".join(words), actions))
+    if not readings:
+        raise refused[0]
+    if len(readings) == 1:
+        return next(iter(readings.values())).actions
+    player = state.players[state.current_player()]  # type: ignore[index]
+    if not several:
+        helper = _helper_of(state, exact[0], reveals[exact[0]])
+        raise AmbiguousReading(f"where {player} put {helper} (no camera reads helper cards)",
+                               list(readings.values()))
+    raise AmbiguousReading(f"which group {_listed(new_boxes)} came from (no camera sees the "
+                           "groups)", list(readings.values()))
 
 
 def _groups_that_may_hold(state: State, new_boxes: Mapping[str, Spot],
@@ -276,24 +332,47 @@ def _reveals(state: State, index: int, new_boxes: Mapping[str, Spot],
     return reveals
 
 
-def _with_helper(state: State, index: int, entries: list[dict[str, Any]],
-                 reveals: list[Action], observation: Mapping[str, Any]) -> Action:
-    """The take with the observed helper vehicle, or the engine's first choice."""
+def _which_group(new_boxes: Mapping[str, Spot], fitting: list[int]) -> IllegalAction:
+    return IllegalAction(
+        f"{_listed(new_boxes)} may come from group {_either(fitting)}: no camera sees the "
+        "groups; name the group taken, or reveal its boxes")
+
+
+def _helper_of(state: State, index: int, reveals: list[Action]) -> str | None:
+    """Group ``index``'s helper card: the one seen, else the one its reveals name."""
     helper = state.data["groups"][index]["helper"]
     if helper == UNSEEN:
         helper = reveals[-1]["helper"]
+    return helper
+
+
+def _helper_vehicles(state: State, helper: str | None,
+                     observation: Mapping[str, Any]) -> list[str | None]:
+    """Where the helper card may have gone: ``helper_vehicle`` when a person entered it,
+    else every choice the rules give (None: out of play)."""
     if "helper_vehicle" in observation:
-        vehicle = observation["helper_vehicle"]
-    else:
-        vehicle = state.helper_choices(state.current_player(), helper)[0]  # type: ignore
-    return {"type": "take", "group": index, "boxes": entries, "helper_vehicle": vehicle}
+        return [observation["helper_vehicle"]]
+    return state.helper_choices(state.current_player(), helper)  # type: ignore[attr-defined]
 
 
-def _check_together(state: State, actions: list[Action]) -> None:
-    """Refuse, with the engine's reason, unless ``actions`` apply one after the other."""
+def _applied(state: State, actions: list[Action]) -> str:
+    """The position after ``actions`` one after the other, as text (IllegalAction with the
+    engine's reason when it refuses one)."""
     trial = state.clone()
     for action in actions:
         trial.apply(dict(action))
+    return json.dumps(trial.data, sort_keys=True)
+
+
+def _helper_words(helper: str, vehicle: str | None) -> str:
+    return f"{helper} out of play" if vehicle is None else f"{helper} in the {vehicle}"
+
+
+def _group_words(state: State, index: int) -> str:
+    """"from group 2 (1 snack)": a group counted from 1 at the left, with its snacks."""
+    snacks = state.data["groups"][index]["snacks"]
+    return (f"from group {index + 1} "
+            f"({snacks or 'no'} snack{'' if snacks == 1 else 's'})")
 
 
 def _refusal(state: State, group_index: int, new_boxes: Mapping[str, Spot]) -> str:

@@ -22,9 +22,14 @@ referee converts. Readings (``docs/rules-notes.md``, "Camera referees"):
   is refused. A truck not ``found`` is not compared.
 - A new tile → ``load`` when it comes from the house, ``load-stored`` when it
   is the player's stored item, at the turn and flip the tag shows; several new
-  tiles (an extra action from a pair of symbols) → one action each, in the
-  first order the rules allow. An illegal placement → :class:`IllegalAction`
-  with the engine's own reason.
+  tiles (an extra action from a pair of symbols) → one action each, in an order
+  the engine accepts. The camera sees only where they ended up: when every such
+  order leads to the same state, the first is taken; when the orders lead to
+  different states (a tile that slid under another's overhang is damaged only
+  if it lay there first), :class:`~rules.errors.AmbiguousReading` with one
+  reading per state, e.g. "I17 first, then I57 (I57 damages I17, a drive now
+  scores -4)", and a person picks. An illegal placement →
+  :class:`IllegalAction` with the engine's own reason.
 - ``storage`` naming an item while the player's storage is empty → ``store``
   (ignored when that item is seen in the truck: a stale reading).
 - Every tile gone from a truck that held some → ``drive``. Some of the acting
@@ -69,12 +74,13 @@ Example::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
-from rules.engine import Action, State
-from rules.errors import IllegalAction
+from rules.engine import Action, State, json_copy
+from rules.errors import AmbiguousReading, IllegalAction, Reading
 from rules.games.removal.truck import ROTATIONS, oriented_cells
 
 GAME = "removal"
@@ -126,6 +132,19 @@ class Referee:
             raise IllegalAction(f"the deal is not read yet: reveal {_slot_words(slot)} "
                                 "before play goes on")
         return _in_legal_order(state, steps, list(observation.get("helpers", [])))
+
+    def shows_state(self, state: State, observation: Mapping[str, Any]) -> bool:
+        """Whether a truck reading shows that truck just as the engine has it: every loaded
+        tile at its place and no other (a tile nudged and put back shows it again)."""
+        if observation.get("kind") != KIND or not observation.get("found", True):
+            return False
+        acting = state.current_player()
+        name = observation.get("player", None if acting is None else state.players[acting])
+        if name not in state.players:
+            return False
+        seen = _seen_tiles(state, observation.get("tiles", []))
+        return ({item: tile["cells"] for item, tile in seen.items()}
+                == _loaded_tiles(state, state.players.index(name)))
 
 
 def house_reveals(state: State, observation: Mapping[str, Any]) -> list[Action]:
@@ -270,17 +289,39 @@ def _new_steps(state: State, player: int, loaded: Mapping[str, frozenset[Cell]],
 
 
 def _in_legal_order(state: State, steps: list[Action], helpers: list[Any]) -> list[Action]:
-    """The steps in the first order the engine accepts one after another by the same player;
-    else IllegalAction with the engine's reason for the steps in the order seen."""
+    """The steps in an order the engine accepts one after another by the same player.
+
+    Every accepted order is tried: when they all lead to the same state, the first is
+    returned; when they lead to different states (a damage, a score), AmbiguousReading with
+    the first order of each. No order accepted: IllegalAction with the engine's reason for
+    the steps in the order seen.
+    """
     first_reason = None
+    outcomes: dict[str, tuple[list[Action], State, list[str]]] = {}
     for order in permutations(steps):
         actions = [dict(step, helpers=helpers if index == 0 else [])
                    for index, step in enumerate(order)]
-        reason = _refusal(state, actions)
-        if reason is None:
-            return actions
-        first_reason = first_reason or reason
-    raise IllegalAction(first_reason or "these changes cannot be made sense of")
+        if len(actions) == 1:  # no order to tell: the engine's check is enough
+            reason = _refusal(state, actions)
+            if reason is None:
+                return actions
+            raise IllegalAction(reason)
+        try:
+            trial, damages = _applied_in_a_row(state, actions)
+        except IllegalAction as error:
+            first_reason = first_reason or error.reason
+            continue
+        outcomes.setdefault(_outcome_key(trial), (actions, trial, damages))
+    if not outcomes:
+        raise IllegalAction(first_reason or "these changes cannot be made sense of")
+    if len(outcomes) == 1:
+        return next(iter(outcomes.values()))[0]
+    player = state.current_player()
+    assert player is not None
+    readings = [Reading(_order_words(state, actions, trial, damages, player), actions)
+                for actions, trial, damages in outcomes.values()]
+    raise AmbiguousReading(f"in which order {state.players[player]} "
+                           f"{_moves_words(state, steps, player)}", readings)
 
 
 def _refusal(state: State, actions: Sequence[Action]) -> str | None:
@@ -291,14 +332,87 @@ def _refusal(state: State, actions: Sequence[Action]) -> str | None:
         except IllegalAction as error:
             return error.reason
         return None
+    try:
+        _applied_in_a_row(state, actions)
+    except IllegalAction as error:
+        return error.reason
+    return None
+
+
+def _applied_in_a_row(state: State, actions: Sequence[Action]) -> tuple[State, list[str]]:
+    """A copy of ``state`` after ``actions`` by the player to act, and the damage each did in
+    words ("I57 damages I17"); IllegalAction with the engine's reason if it refuses one."""
     trial = state.clone()
     acting = state.current_player()
+    damages = []
     for action in actions:
         if trial.current_player() != acting:
-            return (f"{state.players[acting]} has no extra action left for "
-                    f"{action.get('item', 'the stored item')}")
-        try:
-            trial.apply(action)
-        except IllegalAction as error:
-            return error.reason
-    return None
+            raise IllegalAction(f"{state.players[acting]} has no extra action left for "
+                                f"{action.get('item', 'the stored item')}")
+        trial.apply(action)
+        damaged = (trial.data["last"] or {}).get("damaged") or []
+        if damaged:
+            damages.append(f"{trial.data['last']['item']} damages {' and '.join(damaged)}")
+    return trial, damages
+
+
+def _outcome_key(state: State) -> str:
+    """What a state is for the rest of the game, as text: two states with the same key play
+    and score alike from there on.
+
+    It is ``data`` without ``last`` (the outcome of the latest action: history, like the
+    log), with each truck's tiles as a set plus, for each two tiles that overlap (Helper 3),
+    which lies on top (the loading order counts nowhere else), its unused symbols counted
+    (which tile of a pair keeps its symbol unused changes nothing: the next tile with that
+    symbol pairs either way), and the tiles driven away as a set.
+    """
+    data = json_copy(state.data)
+    data.pop("last", None)
+    for index, player in enumerate(data["players"]):
+        truck = player["truck"]
+        player["unused_symbols"] = sorted(
+            str(state.specs[record["item"]].symbol) for record in truck
+            if not record.pop("paired") and state.specs[record["item"]].symbol)
+        truck.sort(key=lambda record: record["item"])
+        tiles = state.truck(index).tiles  # type: ignore[attr-defined]
+        player["on_top"] = sorted([under.spec.name, over.spec.name]
+                                  for number, under in enumerate(tiles)
+                                  for over in tiles[number + 1:] if under.mask & over.mask)
+        player["transported"] = sorted(player["transported"])
+    return json.dumps(data, sort_keys=True)
+
+
+def _step_words(state: State, action: Mapping[str, Any], player: int) -> str:
+    """One step of an order in words: "I07", "I12 from storage", "I12 into storage"."""
+    if action["type"] == "store":
+        return f"{action['item']} into storage"
+    if action["type"] == "load-stored":
+        return f"{state.data['players'][player]['storage']} from storage"
+    return str(action["item"])
+
+
+def _order_words(state: State, actions: Sequence[Action], trial: State,
+                 damages: Sequence[str], player: int) -> str:
+    """An order and where it leads, in words: "I07 first, then B03 (B03 damages I07, a drive
+    now scores 9)"; a Helper card goes with the first step."""
+    steps = [_step_words(state, action, player) for action in actions]
+    played = actions[0].get("helpers") or []
+    if played:
+        steps[0] += " with " + " and ".join(f"Helper {helper}" for helper in played)
+    order = f"{steps[0]} first, " + ", ".join(f"then {step}" for step in steps[1:])
+    damage = ", ".join(damages) or "no damage"
+    if trial.is_over():
+        total = next(score.total for score in trial.scores()
+                     if score.player == state.players[player])
+        return f"{order} ({damage}, {state.players[player]} ends on {total})"
+    drive = trial.truck(player).drive_score().total  # type: ignore[attr-defined]
+    return f"{order} ({damage}, a drive now scores {drive})"
+
+
+def _moves_words(state: State, steps: Sequence[Action], player: int) -> str:
+    """What the player did, in words: "loaded I07 and B03", "loaded I07 and stored I12"."""
+    loaded = [_step_words(state, step, player) for step in steps if step["type"] != "store"]
+    stored = [step["item"] for step in steps if step["type"] == "store"]
+    parts = ([f"loaded {' and '.join(loaded)}"] if loaded else []) + [
+        f"stored {item}" for item in stored]
+    return " and ".join(parts)

@@ -23,14 +23,22 @@ referees"):
   card, position and turn) whose resulting warehouse matches every non-``?``
   cell. Placements giving the same turned card are listed once, at their first
   rotation of 0, 90, 180, 270, as the engine does.
-- Several placements giving the *same* warehouse (twin cards, or a card whose
-  extra squares land on equal symbols) → the first in the engine's order:
-  supply cards in supply order, then the hand; by rotation, then row, then col.
-  Placements giving *different* warehouses that the ``?`` cells cannot tell
-  apart → :class:`IllegalAction` naming them (the camera must see more).
+- Several placements giving the *same* warehouse: those nobody can tell apart
+  (twin cards from the same place, taking twin cards into the hand, one card at
+  two places that show the same) and those leading to the same state → the
+  first in the engine's order: supply cards in supply order, then the hand; by
+  rotation, then row, then col. Those leading to different states (different
+  cards whose extra squares land on equal symbols: which card stays in the
+  supply or the hand differs) → :class:`~rules.errors.AmbiguousReading`, one
+  reading per state ("c04 from the supply", "c12 from the hand and c03 from
+  the supply into the hand"), for a person to pick. Placements giving
+  *different* warehouses that the ``?`` cells cannot tell apart →
+  :class:`IllegalAction` naming them (the camera must see more).
 - A card played from the hand takes a supply card into the hand, which the
   camera does not see: the observation's ``"refill"`` names it when given
-  (e.g. by a button), else the *first* supply card (the oldest) is taken.
+  (e.g. by a button); else the player's choice is not guessed: each supply
+  card is a reading (cards that look the same count once), and when they lead
+  to different states the referee asks, as above.
 - A change in another player's warehouse → :class:`IllegalAction`.
 - Once the game is over, observations mean nothing: ``[]``.
 
@@ -48,8 +56,9 @@ knows no card before it is seen:
   that one. A hand play takes ``"refill"`` from the observation, else
   ``None`` (a supply card not seen: the engine then keeps every possibility).
 - Placements giving the same grid with cards that look different (a card whose
-  extra squares land on equal symbols) are refused with the cards named: the
-  difference matters later, so a person declares which. Twin cards are read as
+  extra squares land on equal symbols) are asked about
+  (:class:`~rules.errors.AmbiguousReading`, one reading per card): the
+  difference matters later, so a person picks which. Twin cards are read as
   the first in the engine's order, as in a seeded game.
 
 Example::
@@ -78,11 +87,12 @@ Dealt by hand, the first reading shows the starting cards::
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from rules.engine import REVEAL, Action, State
-from rules.errors import IllegalAction
+from rules.engine import REVEAL, Action, State, json_copy
+from rules.errors import AmbiguousReading, IllegalAction, Reading
 from rules.games.small_warehouse.engine import EITHER
 from rules.games.small_warehouse.grid import NO_CARD, rotate_clockwise
 
@@ -101,7 +111,7 @@ class Referee:
     """
 
     def __repr__(self) -> str:
-        return f"<small-warehouse Referee: {KIND!r} observations, refill default 'first supply'>"
+        return f"<small-warehouse Referee: {KIND!r} observations, asks which card was meant>"
 
     def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
         """The ``place`` action the observed grids show, ``[]`` when nothing changed."""
@@ -171,7 +181,9 @@ def _changed_cells(known: Sequence[str], seen: Sequence[str]) -> dict[tuple[int,
 
 
 def _placement_shown(state: State, seen: Sequence[str], refill: Any) -> Action:
-    """The one place action whose result matches ``seen``, or IllegalAction saying why not."""
+    """The place action whose result matches ``seen``: the first in the engine's order when
+    every match leads to the same state; AmbiguousReading when they lead to different
+    states; IllegalAction saying why when none matches or the grids differ."""
     player = state.current_player()
     assert player is not None
     known = state.data["grids"][player]
@@ -193,15 +205,72 @@ def _placement_shown(state: State, seen: Sequence[str], refill: Any) -> Action:
                             f"{_describe(changed)}, which no legal placement gives{why}")
     grids = {tuple(grid) for _, grid in legal}
     if len(grids) > 1:
-        options = " or ".join(_describe_action(action) for action, _ in legal[:3])
+        shown = list(dict.fromkeys(_describe_action(action) for action, _ in legal))
+        options = " or ".join(shown[:3])
         raise IllegalAction(f"the warehouse of {state.players[player]} could show {options}: "
                             "the camera must read more of its cells")
-    looks = {tuple(state.setup["cards"][action["card"]]) for action, _ in legal}
-    if state.deal == "table" and len(looks) > 1:
-        cards = " or ".join(sorted({action["card"] for action, _ in legal}))
-        raise IllegalAction(f"the warehouse of {state.players[player]} shows {cards}, laid so "
-                            "that they look the same: declare which card it was")
-    return legal[0][0]
+    outcomes: dict[str, Action] = {}
+    for action in _told_apart(state, [action for action, _ in legal]):
+        outcomes.setdefault(_outcome_key(state, action), action)
+    if len(outcomes) == 1:
+        return legal[0][0]
+    readings = [Reading(_reading_words(action), [action]) for action in outcomes.values()]
+    raise AmbiguousReading(_what_differs(state, list(outcomes.values())), readings)
+
+
+def _told_apart(state: State, actions: Sequence[Action]) -> list[Action]:
+    """The first of each set of placements nobody can tell apart: equal cards (twins) from
+    the same place, taking equal cards into the hand."""
+    cards = state.setup["cards"]
+    kept: dict[tuple[Any, ...], Action] = {}
+    for action in actions:
+        refill = action.get("refill")
+        kept.setdefault((tuple(cards[action["card"]]), action["source"],
+                         None if refill is None else tuple(cards[refill])), action)
+    return list(kept.values())
+
+
+def _outcome_key(state: State, action: Action) -> str:
+    """The state after ``action`` as text, cards named by their squares: two placements with
+    the same key play and score alike from there on.
+
+    Equal cards (twins) are interchangeable, so a card counts by its squares, wherever it
+    lies (supply, hands, loose cards, warehouses); the supply and the hands as sets (their
+    order is nobody's choice); the cards laid as a set per warehouse, without the place or
+    turn of each (the grid holds what the rules read).
+    """
+    trial = state.clone()
+    trial.apply(action)
+    cards = state.setup["cards"]
+
+    def looks(slots: Sequence[str | None]) -> list[str]:
+        return sorted("?" if card is None else "/".join(cards[card]) for card in slots)
+
+    data = json_copy(trial.data)
+    data["supply"], data["loose"] = looks(data["supply"]), looks(data["loose"])
+    data["hands"] = [looks(hand) for hand in data["hands"]]
+    data["placed"] = [looks([record["card"] for record in placed]) for placed in data["placed"]]
+    return json.dumps(data, sort_keys=True)
+
+
+def _reading_words(action: Action) -> str:
+    """"c07 from the supply", "c12 from the hand and c03 from the supply into the hand", or
+    the card alone when it may come from either."""
+    card, source = action["card"], action["source"]
+    if source == "hand" and action.get("refill") is not None:
+        return f"{card} from the hand and {action['refill']} from the supply into the hand"
+    if source == EITHER:
+        return str(card)  # a card not seen before: from the supply or the hand alike
+    return f"{card} from the {source}"
+
+
+def _what_differs(state: State, actions: Sequence[Action]) -> str:
+    name = state.players[state.current_player()]  # type: ignore[index]
+    if len({action["card"] for action in actions}) == 1:
+        return f"which supply card {name} took into the hand (no camera sees it)"
+    if len({action.get("refill") for action in actions}) > 1:
+        return f"which card {name} laid, nor which supply card went into the hand"
+    return f"which card {name} laid (they look the same there)"
 
 
 def _starting_card(state: State, player: int, seen: Sequence[str], taken: set[str]) -> str:
@@ -250,9 +319,13 @@ def _sources(state: State, refill: Any) -> list[tuple[str, str, Any]]:
     player = state.current_player()
     supply, hand = state.data["supply"], state.data["hands"][player]
     table = state.deal == "table"
-    taken = refill if refill is not None or table else supply[0]  # an odd hint: engine says why
+    # A hand play takes the supply card named; not named, in a seeded game any supply card
+    # (each one a reading), at a table dealt by hand None (not seen: the engine keeps every
+    # possibility). An odd name: the engine says why.
+    takes = [refill] if refill is not None or table else [card for card in supply
+                                                          if card is not None]
     sources = [("supply", card, None) for card in supply if card is not None]
-    sources += [("hand", card, taken) for card in hand if card is not None]
+    sources += [("hand", card, take) for card in hand if card is not None for take in takes]
     if table and (None in supply or None in hand):
         if None not in hand:
             source = "supply"
@@ -260,7 +333,7 @@ def _sources(state: State, refill: Any) -> list[tuple[str, str, Any]]:
             source = "hand"  # a refill named: the card came from the hand
         else:
             source = EITHER
-        sources += [(source, card, taken) for card in state.unlocated()]
+        sources += [(source, card, refill) for card in state.unlocated()]
     return sources
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from rules import State
+from rules import Action, State
 from rules.games.moving_day import MovingDayState
 from station.games.camera import CameraError, CameraLayout
 from station.games.record import MatPlan
@@ -37,6 +37,12 @@ class VehicleReader:
     def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
         return {"vehicles": {"kind": "vehicles",
                              "players": read_vehicles(mats, self.layout.roles, self.layout.tags)}}
+
+
+def entries(state: State, action: Action) -> dict[str, Any]:
+    """What a person enters for a take: where its helper card went (no camera reads helper
+    cards)."""
+    return {"helper_vehicle": action["helper_vehicle"]}
 
 
 def lay(layout: CameraLayout, state: State, contents: dict[int, Any],

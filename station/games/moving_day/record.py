@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.games.moving_day.referee import Referee
-from station.games.moving_day.camera import VehicleReader, lay, mats, roles
+from station.games.moving_day.camera import VehicleReader, entries, lay, mats, roles
 from station.games.moving_day.catalogue import CATALOGUE
 from station.games.moving_day.presenter import LEGEND, view
 from station.games.moving_day.scorer import score_document
@@ -20,6 +20,7 @@ RECORD = GameRecord(
     name=NAME, title="Moving Day", order=20, referee=Referee, scorer=score_document,
     describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
-    camera=CameraWiring(roles=roles, reader=VehicleReader, lay=lay, seen=("vehicles",)),
+    camera=CameraWiring(roles=roles, reader=VehicleReader, lay=lay, seen=("vehicles",),
+                        entries=entries),
     mats=mats, sticker_size="cell", tagged=("boxes",), tag_order=20,
     catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS)

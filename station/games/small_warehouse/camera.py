@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any, cast
 
-from rules import State
+from rules import Action, State
 from rules.games.small_warehouse import SmallWarehouseState
 from station.games.camera import CameraLayout, one_mat_each
 from station.games.record import MatPlan
@@ -28,6 +28,12 @@ class WarehouseReader:
     def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
         return {"warehouses": {"kind": "warehouses",
                                "warehouses": read_warehouses(mats, self.layout.roles)}}
+
+
+def entries(state: State, action: Action) -> dict[str, Any]:
+    """What a person enters for a card laid from the hand: the supply card taken into the
+    hand (no camera films the supply)."""
+    return {"refill": action["refill"]} if action.get("source") == "hand" else {}
 
 
 def lay(layout: CameraLayout, state: State, contents: dict[int, Any],

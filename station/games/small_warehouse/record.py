@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.games.small_warehouse.referee import Referee
 from station.games.record import CameraWiring, GameRecord
 from station.games.small_warehouse.advise import small_warehouse_document
-from station.games.small_warehouse.camera import WarehouseReader, lay, mats, roles
+from station.games.small_warehouse.camera import WarehouseReader, entries, lay, mats, roles
 from station.games.small_warehouse.catalogue import CATALOGUE
 from station.games.small_warehouse.presenter import LEGEND, view
 from station.games.small_warehouse.scorer import score_document
@@ -21,6 +21,6 @@ RECORD = GameRecord(
     describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
     camera=CameraWiring(roles=roles, reader=WarehouseReader, lay=lay,
-                        seen=("warehouses",)),
+                        seen=("warehouses",), entries=entries),
     mats=mats, catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS,
     ranked_placements=small_warehouse_document)

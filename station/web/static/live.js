@@ -77,8 +77,15 @@
     const words = Object.fromEntries((recent || []).filter((e) => e.text).map((e) => [e.seq, e.text]));
     return flags.map((f) => '<li class="flag" data-seq="' + f.seq + '">' + (words[f.seq] ? esc(words[f.seq]) : "event " + f.seq + ": <strong>" + esc(f.reason) + "</strong>") +
       (f.action ? ' <details class="raw"><summary>as data</summary><code>' + esc(JSON.stringify(f.action)) + "</code></details>" : "") +
+      (f.readings || []).map((r, i) => ' <button type="button" data-choose="' + f.seq + '" data-reading="' + i + '">' + esc(r.text) + "</button>").join("") +
       ' <button type="button" data-accept="' + f.seq + '">accept</button>' +
       ' <button type="button" data-correct="' + f.seq + '">correct…</button></li>').join("");
+  }
+
+  function renderEntries(entries) {
+    if (!entries || !entries.length) return '<li class="muted">none</li>';
+    return entries.map((e) => '<li class="entry">' + esc(e.text) +
+      ' <button type="button" data-withdraw="' + e.seq + '">withdraw</button></li>').join("");
   }
 
   function render(s) {
@@ -94,6 +101,7 @@
     if (body) body.innerHTML = renderScores(game);
     announceScores(game);
     set("flags", renderFlags(s.flags, s.recent));
+    set("entries", renderEntries(s.entries));
     const banner = document.getElementById("review-banner");
     if (banner) banner.hidden = s.flags.length === 0;
     const move = game && game.last_move;
@@ -144,7 +152,7 @@
     if (e.kind === "flag") return e.reason;
     if (e.kind === "game") return e.game + ": " + e.players.join(", ");
     if (e.action) return JSON.stringify(e.action).slice(0, 120);
-    if (e.kind === "undo") return "takes back event " + e.undoes;
+    if (e.kind === "undo") return "takes back event " + ((e.step && e.step.length > 1) ? e.step[0] + "–" + e.step[e.step.length - 1] : e.undoes);
     if (e.kind === "accept") return "flag " + e.flag;
     return "";
   }
@@ -218,6 +226,8 @@
       document.getElementById("correction").dataset.flag = target.dataset.correct;
       loadChoices().then(() => document.getElementById("correction-choice").focus());
     }
+    if (target.dataset.choose) { document.getElementById("referee").open = true; write("/flags/" + target.dataset.choose + "/choose", { reading: Number(target.dataset.reading) }); }
+    if (target.dataset.withdraw) { document.getElementById("referee").open = true; write("/entries/" + target.dataset.withdraw + "/withdraw"); }
     if (target.id === "undo") write("/undo");
     if (target.id === "reveal") {
       const select = document.getElementById("reveal-choice");
@@ -234,7 +244,8 @@
       if (!text) { setText("referee-message", "choose what really happened first"); return; }
       try { action = JSON.parse(text); } catch (e) { setText("referee-message", "the correction is not valid JSON"); return; }
       const flag = box.dataset.flag ? Number(box.dataset.flag) : null;
-      write("/corrections", { action: action, flag: flag }).then((ok) => { if (ok) { box.value = ""; delete box.dataset.flag; } });
+      const replaces = document.getElementById("correction-replaces");
+      write("/corrections", { action: action, flag: flag, replace: Boolean(replaces && replaces.checked) }).then((ok) => { if (ok) { box.value = ""; delete box.dataset.flag; if (replaces) replaces.checked = false; } });
     }
     if (target.id === "show-legal") {
       const token = tokenInput ? tokenInput.value.trim() : "";

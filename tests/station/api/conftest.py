@@ -70,12 +70,21 @@ def race_table(client: TestClient, toy_game: str) -> str:
     return "t1"
 
 
-def declare(client: TestClient, table: str, n: int) -> dict:
+def declare(client: TestClient, table: str, n: int, expect: int = 201) -> dict:
+    """A person declares the toy game's ``add n`` through the API (refused: 422, no flag)."""
     answer = client.post(f"/api/tables/{table}/observations", headers=AUTH, json={
         "observation": {"kind": "declared", "action": {"type": "add", "n": n}},
         "source": "button"})
-    assert answer.status_code == 201, answer.text
+    assert answer.status_code == expect, answer.text
     return answer.json()
+
+
+def device_reads(services: Services, table: str, n: int) -> list[dict[str, Any]]:
+    """A device (a recording, a reader) reports the toy game's ``add n``: refused, it is
+    flagged at the table, as a camera's reading is."""
+    events = services.station.observe(
+        table, {"kind": "declared", "action": {"type": "add", "n": n}}, "camera", "camera")
+    return [event.to_json() for event in events]
 
 
 def _free_port() -> int:

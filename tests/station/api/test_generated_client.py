@@ -71,15 +71,14 @@ def test_a_generated_client_plays_a_short_game(generated: ModuleType, live_stati
                     {"kind": "declared", "action": {"type": "add", "n": n}})))
 
     assert [event.kind for event in declare(2).events] == ["observation", "action"]
-    flagged = declare(3)  # the toy game allows 1 or 2: the table flags it
-    assert [event.kind for event in flagged.events] == ["observation", "flag"]
+    refused = declare(3)  # the toy game allows 1 or 2: the caller hears why, nothing flagged
+    assert isinstance(refused, models.ErrorOut) and "you may add 1 or 2" in refused.detail
     snapshot = tables.read_table.sync(table_id="t1", client=client)
     assert isinstance(snapshot, models.Snapshot)
     assert [score.total for score in snapshot.game.scores] == [2, 0]
-    assert snapshot.flags[0].reason == "you may add 1 or 2"
+    assert snapshot.flags == []
     corrected = tables.post_correction.sync(table_id="t1", client=client, body=models.CorrectionIn(
-        action=models.CorrectionInAction.from_dict({"type": "add", "n": 1}),
-        flag=snapshot.flags[0].seq))
+        action=models.CorrectionInAction.from_dict({"type": "add", "n": 1})))
     assert corrected.events[0].kind == "correction"
     events = tables.read_events.sync(table_id="t1", client=client)
     assert [event.seq for event in events] == list(range(1, len(events) + 1))

@@ -8,11 +8,13 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.station.api.conftest import AUTH, declare
+from station.api import Services
+from tests.station.api.conftest import AUTH, declare, device_reads
 
 
 def test_a_socket_gets_the_current_snapshot_then_each_update(client: TestClient,
-                                                              race_table: str) -> None:
+                                                              race_table: str,
+                                                              services: Services) -> None:
     declare(client, race_table, 2)
     with client.websocket_connect("/ws/tables/t1") as socket:
         first = socket.receive_json()
@@ -22,7 +24,7 @@ def test_a_socket_gets_the_current_snapshot_then_each_update(client: TestClient,
         update = socket.receive_json()
         assert update["seq"] == 5 and update["stored_at"] >= first["stored_at"] - 1
         assert [s["total"] for s in update["snapshot"]["game"]["scores"]] == [2, 1]
-        declare(client, race_table, 7)
+        device_reads(services, race_table, 7)
         flagged = socket.receive_json()["snapshot"]
         assert flagged["flags"][0]["reason"] == "you may add 1 or 2"
 
@@ -41,10 +43,10 @@ def test_a_tournament_socket_says_when_to_fetch_again(client: TestClient) -> Non
         assert socket.receive_json() == {"type": "changed"}
 
 
-def test_the_live_page_shows_the_current_state_at_once(client: TestClient,
-                                                       race_table: str) -> None:
+def test_the_live_page_shows_the_current_state_at_once(client: TestClient, race_table: str,
+                                                       services: Services) -> None:
     declare(client, race_table, 2)
-    declare(client, race_table, 3)
+    device_reads(services, race_table, 3)
     page = client.get("/tables/t1")
     assert page.status_code == 200
     html = page.text
@@ -70,12 +72,13 @@ def test_the_table_list_socket_says_when_a_table_is_added_or_moves(client: TestC
 
 
 def test_the_front_pages_cards_say_each_tables_state_in_words(client: TestClient,
-                                                              race_table: str) -> None:
+                                                              race_table: str,
+                                                              services: Services) -> None:
     declare(client, race_table, 2)
     cards = client.get("/table-cards").text
     assert 'data-table="t1"' in cards and "Ana 2 · Ben 0" in cards
     assert "Ben to play" in cards and "playing" in cards
-    declare(client, race_table, 7)  # refused: a flag
+    device_reads(services, race_table, 7)  # refused: a flag
     assert "1 flag open: under review" in client.get("/table-cards").text
     front = client.get("/").text  # the page is served with the same cards
     assert '<div id="table-cards">' in front and "1 flag open: under review" in front

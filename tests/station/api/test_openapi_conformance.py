@@ -56,10 +56,15 @@ def furnish(client: httpx.Client) -> dict[str, list[str | int]]:
     assert answer.status_code == 200, answer.text
     refused = client.post("/api/tables/t2/reveals", headers=AUTH,
                           json={"action": {"type": "no-such-reveal"}})
-    assert refused.status_code == 422, refused.text  # and an open flag at the table
+    assert refused.status_code == 422, refused.text  # answered, not flagged
+    early = {"kind": "truck", "found": True, "tiles": [  # a truck loaded before the deal is read
+        {"tile": "I07", "row": 0, "col": 0, "rotation": 0, "flipped": False}]}
+    post("/api/tables/t2/observations", {"observation": early, "source": "camera"})
     flags = [flag["seq"] for flag in client.get("/api/tables/t2").json()["flags"]]
+    entry = post("/api/tables/t1/observations", {"observation": {"kind": "person", "note": 1}})
     return {"table_id": ["t1", "t2", "t3"], "tournament_id": ["cup"],
             "match_id": [live["id"], by_hand["id"]], "flag": flags, "name": PLAYERS,
+            "entry": [entry["events"][0]["seq"]],
             "game": ["small-warehouse", "removal", "moving-day", "pick-n-packers"]}
 
 

@@ -7,13 +7,16 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.station.api.conftest import AUTH, declare
+from station.api import Services
+from tests.station.api.conftest import AUTH, declare, device_reads
 
 
 def test_a_table_plays_through_observations_flags_and_referee_decisions(
-        client: TestClient, race_table: str) -> None:
+        client: TestClient, race_table: str, services: Services) -> None:
     declare(client, race_table, 2)
-    flagged = declare(client, race_table, 3)["events"]
+    assert "you may add 1 or 2" in declare(client, race_table, 3, expect=422)["detail"]
+    assert client.get("/api/tables/t1").json()["flags"] == []  # a person hears; no flag
+    flagged = device_reads(services, race_table, 3)
     assert [e["kind"] for e in flagged] == ["observation", "flag"]
     assert flagged[1]["reason"] == "you may add 1 or 2"
     table = client.get("/api/tables/t1").json()
@@ -28,7 +31,7 @@ def test_a_table_plays_through_observations_flags_and_referee_decisions(
     events = client.get("/api/tables/t1/events").json()
     assert [e["kind"] for e in events] == ["game", "observation", "action", "observation",
                                           "flag", "correction", "undo", "undo"]
-    assert all(e["author"] == "organiser" for e in events)
+    assert {e["author"] for e in events} == {"organiser", "camera"}  # a device read one
     assert client.get("/api/tables/t1/events?after=6").json()[0]["seq"] == 7
     listing = client.get("/api/tables").json()
     assert listing == [{"id": "t1", "name": "Table 1", "seq": 8, "flags": 0, "game": {

@@ -42,8 +42,9 @@ def test_a_tournament_from_registration_to_csv(client: TestClient, race_table: s
     started = client.post(f"/api/tournaments/spring-cup/games/{games[0]['id']}/start",
                           headers=AUTH, json={"game": "test-race", "seed": 0})
     assert started.status_code == 201, started.text
-    for n in (2, 1, 2, 2, 1, 2):  # Ana reaches 5 first; the last one comes after the end
+    for n in (2, 1, 2, 2, 1):  # Ana reaches 5 first; one more comes after the end
         declare(client, race_table, n)
+    declare(client, race_table, 2, expect=422)
     detail = client.get("/api/tournaments/spring-cup").json()
     live = detail["rounds"][0]["games"][0]["result"]
     assert live["source"] == "live" and live["final"] and live["winners"] == ["Ana"]

@@ -80,7 +80,7 @@ def play_turn(station: DealtTable, table: Table, camera: Camera, turn: int,
     take = chosen_take(state, table, index, rng)
     truth = table.groups[index]
     person = person_for(station, table, index, turn)
-    if take["helper_vehicle"] != take["default_helper_vehicle"]:
+    if take["helper_choices"] > 1:  # else the referee would ask where the helper card went
         person["helper_vehicle"] = take["helper_vehicle"]
     if person:  # the table page's buttons, before the boxes are laid
         assert station.observe({"kind": "person", **person}, source="person") == []

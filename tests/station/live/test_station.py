@@ -185,7 +185,7 @@ def test_a_translators_crash_is_a_flag_not_a_stopped_table(
 
 
 def test_a_persons_entries_go_with_the_readings_that_follow_until_one_leads_to_actions(
-        monkeypatch: pytest.MonkeyPatch, toy_game: str) -> None:
+        monkeypatch: pytest.MonkeyPatch, database: Database, toy_game: str) -> None:
     seen: list[dict] = []
 
     class Referee:
@@ -194,14 +194,37 @@ def test_a_persons_entries_go_with_the_readings_that_follow_until_one_leads_to_a
             return [{"type": "add", "n": observation["n"]}] if observation.get("pips") else []
 
     use_referee(monkeypatch, toy_game, Referee)
-    table = translators.TableTranslator(toy_game)
-    assert table.translate(None, {"kind": "person", "n": 2}) == []  # type: ignore[arg-type]
-    assert table.translate(None, {"kind": "camera"}) == []  # type: ignore[arg-type]
-    assert table.translate(None, {"kind": "camera", "pips": 1}) == [  # type: ignore[arg-type]
-        {"type": "add", "n": 2}]
+    station = Station(EventStore(database, FixedClock()))
+    station.create_table("Table 1", "t1")
+    station.start_game("t1", toy_game, ["Ana", "Ben"], seed=0, options=None, author="o")
+    station.observe("t1", {"kind": "person", "n": 2}, "person", "p")
+    station.observe("t1", {"kind": "camera"}, "camera", "c")
+    station.observe("t1", {"kind": "camera", "pips": 1}, "camera", "c")
+    assert totals(station) == [2, 0]
     assert seen == [{"kind": "camera", "n": 2}, {"kind": "camera", "pips": 1, "n": 2}]
-    assert table.translate(None, {"kind": "camera"}) == []  # type: ignore[arg-type]
+    station.observe("t1", {"kind": "camera"}, "camera", "c")
     assert seen[-1] == {"kind": "camera"}  # used once: the entries are gone
+    assert station.snapshot("t1")["entries"] == []
+    restarted = Station(EventStore(database, FixedClock()))  # a replay gives the same
+    assert restarted.snapshot("t1") == station.snapshot("t1")
+
+
+def test_a_persons_entry_reads_the_last_reading_again(
+        monkeypatch: pytest.MonkeyPatch, station: Station, toy_game: str) -> None:
+    class Referee:  # waits for a person to say how many
+        def translate(self, state, observation):
+            if observation.get("pips") and "n" not in observation:
+                raise IllegalAction("how many? enter it")
+            return [{"type": "add", "n": observation["n"]}] if observation.get("pips") else []
+
+    use_referee(monkeypatch, toy_game, Referee)
+    station.start_game("t1", toy_game, ["Ana", "Ben"], seed=0, options=None, author="o")
+    station.observe("t1", {"kind": "camera", "pips": 1}, "camera", "c")
+    assert [f["reason"] for f in station.snapshot("t1")["flags"]] == ["how many? enter it"]
+    events = station.observe("t1", {"kind": "person", "n": 2}, "person", "p")
+    assert [e.kind for e in events] == ["observation", "action"]
+    assert totals(station) == [2, 0]
+    assert station.snapshot("t1")["entries"] == []
 
 
 FACE_DOWN = {"action": {"type": "speculate", "card": 4}, "reason": "seen by the camera"}

@@ -6,8 +6,10 @@ load boxes into their vehicles. The referee sees only what the station would giv
 it: the vehicle mats read through ``vision.games.moving_day`` (tags → box ids),
 with a hand over a mat now and then (``?`` cells), readings repeated, and a
 person's entries where no camera looks: the helper cards (the picker, or named
-with the take), and which group was taken (a tap, or a box of it entered from
-the picker). One placement breaks the rules: it must be the one reading refused.
+with the take), which group was taken (a tap, or a box of it entered from
+the picker) and where a helper card went when the rules leave a choice (entered
+before the boxes are laid, or picked from the referee's question once they
+are). One placement breaks the rules: it must be the one reading refused.
 The final scores must equal the rulebook's, counted from the table itself.
 """
 
@@ -19,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from rules import IllegalAction, State, get_game
+from rules import AmbiguousReading, IllegalAction, Reading, State, get_game
 from rules.catalogue import default_catalogue
 from rules.engine import REVEAL
 from rules.games.moving_day import (
@@ -137,17 +139,36 @@ class Station:
     """The station's side: feeds readings, applies what the referee returns, counts flags."""
 
     def __init__(self, state: State) -> None:
-        self.state, self.referee, self.flags = state, Referee(), []
+        self.state, self.referee = state, Referee()
+        self.flags: list[str] = []
+        self.asked: list[AmbiguousReading] = []  # questions not answered yet
+        self.answered = 0
 
     def see(self, observation: dict[str, Any]) -> list[dict[str, Any]]:
         try:
             actions = self.referee.translate(self.state, observation)
+        except AmbiguousReading as question:  # the table shows the readings, a person picks
+            self.asked.append(question)
+            return []
         except IllegalAction as error:
             self.flags.append(error.reason)
             return []
         for action in actions:
             self.state.apply(action)
         return actions
+
+    def person_picks(self, take: dict[str, Any]) -> list[dict[str, Any]]:
+        """A person answers the question: the reading whose take puts the helper card where
+        ``take`` does; its actions are applied as one step."""
+        question = self.asked.pop()
+        picked: list[Reading] = [reading for reading in question.readings
+                                 if reading.actions[-1]["helper_vehicle"]
+                                 == take["helper_vehicle"]]
+        assert len(picked) == 1, question.reason
+        for action in picked[0].actions:
+            self.state.apply(action)
+        self.answered += 1
+        return picked[0].actions
 
     def person_enters(self, group: int, **component: str) -> None:
         """A person's pick: the listed outcome for this group showing ``component``."""
@@ -187,8 +208,8 @@ def chosen_take(state: State, table: Table, index: int, rng: random.Random) -> d
         player.apply({"type": REVEAL, "group": index,
                       "helper": helper_outcome(player, index, truth["helper"])})
     take = rng.choice([a for a in player.legal_actions() if a["group"] == index])
-    default = player.helper_choices(player.current_player(), group["helper"])[0]
-    return dict(take, default_helper_vehicle=default)
+    choices = player.helper_choices(player.current_player(), group["helper"])
+    return dict(take, helper_choices=len(choices))
 
 
 def places_of(take: dict[str, Any]) -> dict[str, tuple[str, int, int] | None]:
@@ -216,7 +237,7 @@ def play_turn(station: Station, table: Table, camera: Camera, turn: int,
                 station.person_enters(index, box=box)  # the whole group, as it was laid
     if state.data["groups"][index]["helper"] == UNSEEN:
         person["helper"] = helper_outcome(state, index, truth["helper"])
-    if take["helper_vehicle"] != take["default_helper_vehicle"]:
+    if take["helper_choices"] > 1 and turn % 2 == 0:  # else the referee asks, see below
         person["helper_vehicle"] = take["helper_vehicle"]
     places = places_of(take)
     if turn == ILLEGAL_TURN:
@@ -233,6 +254,9 @@ def play_turn(station: Station, table: Table, camera: Camera, turn: int,
         assert station.see(camera.reading(table, first_only, hand, **person)) == []
         assert station.see(camera.reading(table, first_only, **person)) == []
     done = station.see(camera.reading(table, **person))
+    if station.asked:  # where the helper card went: nobody said, and the rules leave a choice
+        assert take["helper_choices"] > 1 and "helper_vehicle" not in person
+        done = station.person_picks(take)
     assert done and done[-1]["type"] == "take" and done[-1]["group"] == index
     assert station.see(camera.reading(table, **person)) == []  # the same reading again
     enter_helpers_of_new_groups(station, table, rng, [index])
@@ -274,6 +298,7 @@ def test_a_hand_dealt_game_is_refereed_from_readings_with_one_refusal(players: i
     assert turn == 8 * players
     assert len(station.flags) == 1 and "cannot stand where the camera sees them" in (
         station.flags[0]), station.flags
+    assert station.answered > 0 and not station.asked
     state = station.state
     for index, name in enumerate(names):
         grids = state.data["players"][index]["vehicles"]

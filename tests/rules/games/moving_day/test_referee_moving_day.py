@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import rules.games.moving_day.referee as referee_module
-from rules import IllegalAction, State, get_game
+from rules import AmbiguousReading, IllegalAction, State, get_game
 from rules.catalogue import default_catalogue
 from rules.games.moving_day.referee import Referee
 from vision.games.moving_day import read_vehicles
@@ -50,22 +50,27 @@ def placed_boxes(action: dict[str, Any]) -> list[str]:
     return [entry["box"] for entry in action["boxes"] if entry["vehicle"] is not None]
 
 
-def with_default_helper(state: State, action: dict[str, Any]) -> dict[str, Any]:
-    """The action as read without a helper button: the engine's first choice, same boxes."""
-    return next(a for a in state.legal_actions()
-                if a["group"] == action["group"] and a["boxes"] == action["boxes"])
-
-
 def see_one_turn(referee: Referee, refereed: State, played: State, action: dict[str, Any],
-                 extra: dict[str, Any]) -> None:
-    """Feed the views of one take as the boxes arrive; the referee must read ``action``."""
+                 extra: dict[str, Any]) -> bool:
+    """Feed the views of one take as the boxes arrive; the referee must read ``action``, or
+    (no button said where the helper card went, and the rules leave a choice) ask with one
+    reading per choice, ``action`` among them. Returns whether it asked."""
     placed = placed_boxes(action)
     if len(placed) == 2:  # the second box is still in the player's hand
         half = seen_by_camera(played, frozenset(placed[1:]), **extra)
         assert referee.translate(refereed, half) == []
     observation = seen_by_camera(played, **extra)
     untouched = refereed.to_json()
-    read = referee.translate(refereed, observation)
+    asked = False
+    try:
+        read = referee.translate(refereed, observation)
+    except AmbiguousReading as question:
+        assert "helper_vehicle" not in extra and placed
+        choices = refereed.helper_choices(refereed.current_player(),
+                                          refereed.data["groups"][action["group"]]["helper"])
+        assert [reading.actions for reading in question.readings] == [
+            [dict(action, helper_vehicle=choice)] for choice in choices]
+        read, asked = [action], True  # the person picks the reading of the take played
     assert refereed.to_json() == untouched  # translate never changes the state
     if not placed:  # nothing the camera can see: the player declares it
         assert read == []
@@ -73,6 +78,7 @@ def see_one_turn(referee: Referee, refereed: State, played: State, action: dict[
     assert read == [action]
     refereed.apply(read[0])
     assert referee.translate(refereed, observation) == []
+    return asked
 
 
 def odd_fleet() -> dict[str, Any]:
@@ -95,18 +101,17 @@ def test_a_seeded_game_seen_by_the_camera_is_the_game_played(
     played = game.new_game(PLAYERS, seed=seed, options=options, catalogue=catalogue)
     refereed = game.new_game(PLAYERS, seed=seed, options=options, catalogue=catalogue)
     referee = Referee()
-    turn = 0
+    turn = asked = 0
     while not played.is_over():
         action = rng.choice(played.legal_actions())
         button = turn % 3 != 0
-        if not button:
-            action = with_default_helper(played, action)
         played.apply(action)
         extra = {"helper_vehicle": action["helper_vehicle"]} if button else {}
-        see_one_turn(referee, refereed, played, action, extra)
+        asked += see_one_turn(referee, refereed, played, action, extra)
         turn += 1
     assert refereed == played
     assert turn == 2 * played.options["rounds"]
+    assert 0 < asked < turn
 
 
 def first_take(state: State) -> tuple[dict[str, Any], State]:
@@ -126,20 +131,44 @@ def test_no_new_box_and_other_kinds_and_lost_mats_give_nothing() -> None:
     assert referee.translate(state, lost) == []
 
 
-def test_the_helper_goes_where_the_button_says_or_to_the_engines_first_choice() -> None:
+def test_the_helper_goes_where_the_button_says_or_the_referee_asks() -> None:
     state = get_game("moving-day").new_game(PLAYERS, seed=3)
     take, after = first_take(state)
-    assert take["helper_vehicle"] == "scooter"
+    helper = state.data["groups"][take["group"]]["helper"]
     choices = [a["helper_vehicle"] for a in state.legal_actions()
                if a["group"] == take["group"] and a["boxes"] == take["boxes"]]
-    other = choices[-1]
-    assert other != "scooter"
+    assert choices == ["scooter", "car", "truck"]
     referee = Referee()
-    assert referee.translate(state, seen_by_camera(after)) == [take]
-    told = referee.translate(state, seen_by_camera(after, helper_vehicle=other))
-    assert told == [dict(take, helper_vehicle=other)]
+    for choice in choices:
+        told = referee.translate(state, seen_by_camera(after, helper_vehicle=choice))
+        assert told == [dict(take, helper_vehicle=choice)]
+    with pytest.raises(AmbiguousReading) as asked:  # nobody said: no guess
+        referee.translate(state, seen_by_camera(after))
+    assert [reading.text for reading in asked.value.readings] == [
+        f"{helper} in the scooter", f"{helper} in the car", f"{helper} in the truck"]
+    assert asked.value.to_json() == [
+        {"text": f"{helper} in the {choice}", "actions": [dict(take, helper_vehicle=choice)]}
+        for choice in choices]
+    assert asked.value.reason == (
+        f"the camera cannot tell where Ana put {helper} (no camera reads helper cards): "
+        f"either {helper} in the scooter or {helper} in the car or {helper} in the truck; "
+        "pick one")
     with pytest.raises(IllegalAction, match="no vehicle called 'bicycle'"):
         referee.translate(state, seen_by_camera(after, helper_vehicle="bicycle"))
+
+
+def test_a_helper_with_one_place_left_is_read_without_asking() -> None:
+    state = get_game("moving-day").new_game(PLAYERS, seed=3)
+    while True:  # play on until a take leaves its helper card one place only
+        take = next((a for a in state.legal_actions() if len(state.helper_choices(
+            state.current_player(), state.data["groups"][a["group"]]["helper"])) == 1
+            and placed_boxes(a)), None)
+        if take is not None:
+            break
+        state.apply(state.legal_actions()[0])
+    after = state.clone()
+    after.apply(take)
+    assert Referee().translate(state, seen_by_camera(after)) == [take]
 
 
 def test_boxes_where_the_rules_forbid_are_refused_with_the_engines_reason() -> None:
@@ -232,7 +261,7 @@ def test_unseen_boxes_from_the_group_named_come_with_their_reveals() -> None:
     referee = Referee()
     assert referee.translate(state, scooter_reading("box-07", group=1)) == []  # one more due
     read = referee.translate(state, scooter_reading("box-07", "box-31", group=1,
-                                                    helper="helper-04"))
+                                                    helper="helper-04", helper_vehicle="scooter"))
     assert read == [
         {"type": "reveal", "group": 1, "box": "box-07"},
         {"type": "reveal", "group": 1, "box": "box-31"},
@@ -250,7 +279,8 @@ def test_the_group_is_found_from_a_box_a_person_entered_or_asked_for() -> None:
     state = hand_dealt()
     state.apply({"type": "reveal", "group": 2, "box": "box-31"})
     state.apply({"type": "reveal", "group": 2, "helper": "helper-04"})
-    read = Referee().translate(state, scooter_reading("box-07", "box-31"))
+    read = Referee().translate(state, scooter_reading("box-07", "box-31",
+                                                      helper_vehicle="car"))
     assert [action.get("group") for action in read] == [2, 2]
     assert read[0] == {"type": "reveal", "group": 2, "box": "box-07"}
     with pytest.raises(IllegalAction) as asked:
@@ -259,6 +289,38 @@ def test_the_group_is_found_from_a_box_a_person_entered_or_asked_for() -> None:
                                   "sees the groups; name the group taken, or reveal its boxes")
     with pytest.raises(IllegalAction, match="appeared, but group 1 does not hold them"):
         Referee().translate(state, scooter_reading("box-07", "box-31", group=1))
+
+
+def test_boxes_several_groups_may_hold_are_asked_about_one_reading_per_group() -> None:
+    state = hand_dealt()
+    for group, helper in enumerate(("helper-04", "helper-16", "helper-28")):
+        state.apply({"type": "reveal", "group": group, "helper": helper})
+    before = state.to_json()
+    with pytest.raises(AmbiguousReading) as asked:
+        Referee().translate(state, scooter_reading("box-07", "box-08", helper_vehicle="car"))
+    assert state.to_json() == before
+    assert [reading.text for reading in asked.value.readings] == [
+        "from group 1 (no snacks), helper-04 in the car",
+        "from group 2 (no snacks), helper-16 in the car",
+        "from group 3 (no snacks), helper-28 in the car"]
+    assert asked.value.reason.startswith(
+        "the camera cannot tell which group box-07 and box-08 came from (no camera sees the "
+        "groups): either from group 1 (no snacks), helper-04 in the car or ")
+    for group, reading in enumerate(asked.value.readings):
+        assert [action["type"] for action in reading.actions] == ["reveal", "reveal", "take"]
+        assert {action["group"] for action in reading.actions} == {group}
+        picked = state.clone()
+        for action in reading.actions:  # a person's pick: applied as one step
+            picked.apply(action)
+        assert picked.data["players"][0]["vehicles"][1]["helpers"] == [
+            ("helper-04", "helper-16", "helper-28")[group]]
+    with pytest.raises(AmbiguousReading) as asked:  # nor where the helper card went
+        Referee().translate(state, scooter_reading("box-07", "box-08"))
+    assert len(asked.value.readings) == 3 * 3  # each group, each vehicle
+    assert asked.value.readings[1].text == "from group 1 (no snacks), helper-04 in the car"
+    read = Referee().translate(state, scooter_reading("box-07", "box-08", group=2,
+                                                      helper_vehicle="car"))
+    assert read[-1]["group"] == 2  # a person named the group: no question
 
 
 def test_a_helper_card_nobody_entered_is_asked_for() -> None:
@@ -279,7 +341,8 @@ def test_a_helper_card_nobody_entered_is_asked_for() -> None:
 def test_boxes_seen_before_or_not_in_the_copy_are_refused_with_a_persons_reason() -> None:
     state = hand_dealt()
     state.apply({"type": "reveal", "group": 0, "helper": "helper-04"})
-    for action in Referee().translate(state, scooter_reading("box-07", "box-31", group=0)):
+    for action in Referee().translate(state, scooter_reading("box-07", "box-31", group=0,
+                                                             helper_vehicle="truck")):
         state.apply(action)
     ben = {"kind": "vehicles", "players": [{"player": "Ben", "vehicles": [
         {"vehicle": "car", "found": True, "unknown_cells": 0,

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 import rules.games.removal.referee as referee_module
-from rules import IllegalAction, State, get_game
+from rules import AmbiguousReading, IllegalAction, State, get_game
 from rules.games.removal.referee import Referee, tag_square
 from rules.games.removal.truck import NO_CONTACT, oriented_cells
 from vision.games.removal import footprint, read_truck
@@ -132,6 +132,65 @@ def test_two_tiles_seen_at_once_are_a_load_and_its_extra_action() -> None:
     seen = seen_by_camera(state, player, helpers=first["helpers"])
     read = Referee().translate(before, seen)
     assert read == [first, second]
+
+
+def dealt_with(placed: dict[tuple[int, int], str]) -> State:
+    """A two-player game dealt by hand with these items at these house areas (the rest in
+    catalogue order), its deal read."""
+    state = get_game("removal").new_game(PLAYERS, deal="table")
+    catalogue = state.setup["catalogue"]
+    items = [item["id"] for item in catalogue["items"] if item["id"] not in placed.values()]
+    boxes = [box["id"] for box in catalogue["boxes"]]
+    house = [list(line) for line in state.data["house"]]
+    for row, line in enumerate(house):
+        for col, tile in enumerate(line):
+            if tile == "?":
+                house[row][col] = placed.get((row, col)) or (
+                    boxes if state.layout[row][col] == "B" else items).pop(0)
+    waiting = [items.pop(0) for _ in state.data["waiting"]]
+    for reveal in Referee().translate(state, {"kind": "house", "house": house,
+                                              "waiting": waiting}):
+        state.apply(reveal)
+    return state
+
+
+def load(item: str, row: int, col: int, rotation: int = 0) -> dict[str, Any]:
+    return {"type": "load", "item": item, "row": row, "col": col, "rotation": rotation,
+            "flip": False}
+
+
+def test_two_tiles_whose_order_changes_the_damage_are_asked_about_not_guessed() -> None:
+    # Ana's truck holds the backpack I47 (doll). The hamster cage I17 (doll, delicate 2/-2)
+    # and the shelf I57 (doll) then appear together: the shelf lies across the backpack and
+    # the cage. Laid first, the cage carries most of the shelf and is damaged; laid after,
+    # it slid in under the shelf's overhang and nothing damages it. Either tile pairs with
+    # the backpack for the extra action, so the engine accepts both orders.
+    state = dealt_with({(4, 1): "I47", (4, 2): "I17", (4, 3): "I57", (3, 0): "I48"})
+    state.apply(load("I47", 5, 2))
+    state.apply(next(a for a in state.legal_actions() if a.get("item") == "I48"))  # Ben
+    cage, shelf = load("I17", 5, 3), load("I57", 4, 2, rotation=90)
+    records = [*state.data["players"][0]["truck"],
+               *({key: step[key] for key in ("item", "row", "col", "rotation", "flip")}
+                 for step in (cage, shelf))]
+    before = state.to_json()
+    with pytest.raises(AmbiguousReading) as asked:
+        Referee().translate(state, seen_by_camera(state, 0, records))
+    assert state.to_json() == before  # nothing applied
+    first, second = asked.value.readings
+    assert first.actions == [dict(cage, helpers=[]), dict(shelf, helpers=[])]
+    assert second.actions == [dict(shelf, helpers=[]), dict(cage, helpers=[])]
+    assert first.text == "I17 first, then I57 (I57 damages I17, a drive now scores -4)"
+    assert second.text == "I57 first, then I17 (no damage, a drive now scores 0)"
+    assert asked.value.reason == (
+        "the camera cannot tell in which order Ana loaded I17 and I57: either "
+        f"{first.text} or {second.text}; pick one")
+    drives = []
+    for reading in (first, second):
+        picked = state.clone()
+        for action in reading.actions:  # a person's pick: the reading's actions in a row
+            picked.apply(action)
+        drives.append(picked.truck(0).drive_score().total)
+    assert drives[1] - drives[0] == 4  # the damage: the cage's +2 becomes -2
 
 
 def test_a_tag_square_agrees_with_the_readers_footprint() -> None:

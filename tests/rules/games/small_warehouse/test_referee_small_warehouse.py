@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import rules.games.small_warehouse.referee as referee_module
-from rules import IllegalAction, State, get_game
+from rules import AmbiguousReading, IllegalAction, State, get_game
 from rules.catalogue import default_catalogue
 from rules.games.small_warehouse import rotate_clockwise
 from rules.games.small_warehouse.referee import Referee
@@ -45,13 +45,6 @@ def unchanged_cells(before: State, after: State, player: int, rng: random.Random
     return set(rng.sample(same, count))
 
 
-def with_default_refill(state: State, action: dict[str, Any]) -> dict[str, Any]:
-    """The action as the referee reads it without a hint: the first supply card refills."""
-    if action["source"] != "hand":
-        return action
-    return dict(action, refill=state.data["supply"][0])
-
-
 def catalogue_without_twins() -> dict[str, Any]:
     """The default cards with one square of the second of two equal cards changed, so every
     card differs however it is turned (no camera tells twins apart: see the twin test)."""
@@ -75,21 +68,23 @@ def test_a_seeded_game_seen_by_the_camera_is_the_game_played(seed: int) -> None:
     played = game.new_game(["Ana", "Ben"], seed=seed, catalogue=catalogue_without_twins())
     refereed = game.new_game(["Ana", "Ben"], seed=seed, catalogue=catalogue_without_twins())
     referee = Referee()
-    turn = 0
+    turn = asked = 0
     while not played.is_over():
         before = played.clone()
         player = played.current_player()
         hint = turn % 2 == 0
         action = rng.choice(played.legal_actions())
-        if not hint:
-            action = with_default_refill(played, action)
         played.apply(action)
         hidden = {played.players[player]: unchanged_cells(before, played, player, rng, 3),
                   played.players[1 - player]: {(rng.randrange(8), rng.randrange(10))}}
         extra = {"refill": action["refill"]} if hint and "refill" in action else {}
         observation = seen_by_camera(played, hidden, **extra)
         untouched = refereed.to_json()
-        actions = referee.translate(refereed, observation)
+        try:
+            actions = referee.translate(refereed, observation)
+        except AmbiguousReading as question:  # e.g. nobody said which card went into the hand
+            assert [action] in [reading.actions for reading in question.readings], turn
+            actions, asked = [action], asked + 1  # the person picks the card played
         assert refereed.to_json() == untouched  # translate never changes the state
         assert actions == [action], f"turn {turn}"
         refereed.apply(actions[0])
@@ -97,6 +92,7 @@ def test_a_seeded_game_seen_by_the_camera_is_the_game_played(seed: int) -> None:
         turn += 1
     assert refereed == played
     assert turn > 5
+    assert 0 < asked < turn
 
 
 def test_no_change_and_other_kinds_and_mats_not_found_give_nothing() -> None:
@@ -115,14 +111,23 @@ def placed_copy(state: State, action: dict[str, Any]) -> State:
     return after
 
 
-def test_a_card_from_the_hand_refills_with_the_hint_or_the_first_supply_card() -> None:
+def test_a_card_from_the_hand_refills_with_the_hint_or_the_referee_asks() -> None:
     state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=7)
+    supply = state.data["supply"]
     from_hand = next(a for a in state.legal_actions()
-                     if a["source"] == "hand" and a["refill"] == state.data["supply"][2])
+                     if a["source"] == "hand" and a["refill"] == supply[2])
     seen = seen_by_camera(placed_copy(state, from_hand))
     referee = Referee()
     assert referee.translate(state, dict(seen, refill=from_hand["refill"])) == [from_hand]
-    assert referee.translate(state, seen) == [dict(from_hand, refill=state.data["supply"][0])]
+    with pytest.raises(AmbiguousReading) as asked:  # no hint: no guess
+        referee.translate(state, seen)
+    card = from_hand["card"]
+    assert asked.value.to_json() == [
+        {"text": f"{card} from the hand and {refill} from the supply into the hand",
+         "actions": [dict(from_hand, refill=refill)]} for refill in supply]
+    assert asked.value.reason.startswith(
+        "the camera cannot tell which supply card Ana took into the hand (no camera sees it): "
+        f"either {card} from the hand and {supply[0]} from the supply into the hand or ")
     with pytest.raises(IllegalAction, match=r"which no legal placement gives \(c\d+ there: there "
                                             r"is no card 'c99' in the supply to take into"):
         referee.translate(state, dict(seen, refill="c99"))
@@ -177,6 +182,30 @@ def test_cells_the_camera_cannot_read_may_leave_placements_it_cannot_tell_apart(
     with pytest.raises(IllegalAction, match=r"the warehouse of Ana could show .* or .*: "
                                             r"the camera must read more of its cells"):
         Referee().translate(state, seen_by_camera(after, {"Ana": changed - {keep}}))
+
+
+def test_different_cards_giving_the_same_grid_are_asked_about_not_guessed() -> None:
+    cards = [{"id": "x", "squares": ["AAB", "AAB"]}, {"id": "y", "squares": ["AB", "AB"]}]
+    cards += [{"id": f"a{index:02}", "squares": ["AAA", "AAA"]} for index in range(18)]
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=7,
+                                                 catalogue={"cards": cards})
+    state.apply(next(a for a in state.legal_actions() if a["card"] == "a07"))  # Ana's turn
+    assert state.data["supply"] == ["a06", "y", "a03"] and state.data["hands"][1] == ["x"]
+    grid = laid_at(state.data["grids"][1], ["AB", "AB"], 3, 5)  # x at col 4 looks the same
+    seen = {"kind": "warehouses", "warehouses": [{"player": "Ben", "found": True,
+                                                  "grid": grid}]}
+    with pytest.raises(AmbiguousReading) as asked:
+        Referee().translate(state, seen)
+    # a06 and a03 look the same: taking either into the hand is one reading
+    assert [reading.text for reading in asked.value.readings] == [
+        "y from the supply", "x from the hand and a06 from the supply into the hand",
+        "x from the hand and y from the supply into the hand"]
+    assert asked.value.what == ("which card Ben laid, nor which supply card went into "
+                                "the hand")
+    with pytest.raises(AmbiguousReading) as asked:  # a refill named: still y or x
+        Referee().translate(state, dict(seen, refill="a03"))
+    assert [reading.text for reading in asked.value.readings] == [
+        "y from the supply", "x from the hand and a03 from the supply into the hand"]
 
 
 def test_twin_cards_are_read_as_the_first_in_the_engines_order() -> None:
@@ -264,9 +293,15 @@ def test_a_hand_dealt_card_that_may_be_either_of_two_different_cards_is_asked_ab
     state.apply({"type": "reveal", "zone": "warehouse", "player": 0, "card": "s0"})
     state.apply({"type": "reveal", "zone": "warehouse", "player": 1, "card": "s1"})
     grid = laid_at(state.data["grids"][0], ["AB", "AB"], 3, 5)  # x at col 4 looks the same
-    with pytest.raises(IllegalAction, match="shows x or y, laid so that they look the same: "
-                                            "declare which card it was"):
+    with pytest.raises(AmbiguousReading) as asked:
         Referee().translate(state, first_reading(grid))
+    assert asked.value.reason == ("the camera cannot tell which card Ana laid (they look the "
+                                  "same there): either x or y; pick one")
+    assert [reading.actions for reading in asked.value.readings] == [
+        [{"type": "place", "source": "supply-or-hand", "card": "x", "row": 3, "col": 4,
+          "rotation": 0}],
+        [{"type": "place", "source": "supply-or-hand", "card": "y", "row": 3, "col": 5,
+          "rotation": 0}]]
 
 
 def test_a_hand_dealt_card_comes_from_where_it_can_and_a_named_refill_means_the_hand() -> None:
