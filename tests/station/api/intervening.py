@@ -23,11 +23,16 @@ helper cards by kind: cards of one kind are interchangeable), scores, turn,
 the open flags and the person entries waiting.
 
 A person steps in at random (:data:`INTERVENTIONS`): a wrong entry then
-withdrawn, an illegal placement then the true move as a correction of its flag,
+withdrawn, an illegal placement then the true move as a correction of its flag
+(the move as the engine takes it: naming the helper card if the table has not
+seen it),
 an undo then the same move again (the reading again, a correction, or one
 ``replace`` correction), an accepted refusal. A flag that no intervention
 expects is a **false flag**, unless it is an ask whose readings truly lead to
-different states and one of them is the truth (then the true one is chosen); a
+different states and one of them is the truth (then the true one is chosen), or
+a question the table truly left open where no readings can be offered (which of
+several unseen groups was taken, a group's helper card unknown: answered by a
+tap, ``{"group": g}``, which must apply the reading that waited for it); a
 snapshot that differs from the mirror is a **wrong state**; an answer other
 than the API's word is a **wrong answer**. A wrong state or a wrong answer ends
 that game (what follows it would only repeat it).
@@ -83,6 +88,7 @@ class Figures:
     steps: int = 0
     interventions: Counter[str] = field(default_factory=Counter)
     asks: int = 0
+    entry_asks: int = 0  # asks answered by an entry (no readings could be offered)
     false_flags: list[str] = field(default_factory=list)
     wrong_states: list[str] = field(default_factory=list)
     wrong_answers: list[str] = field(default_factory=list)
@@ -91,8 +97,9 @@ class Figures:
         done = ", ".join(f"{kind} {self.interventions[kind]}" for kind in
                          ("none", *INTERVENTIONS, "replaced"))
         return (f"{label}: {self.games} games, {self.turns} turns, {self.steps} steps; "
-                f"{done}; asks {self.asks}; false flags {len(self.false_flags)}, wrong states "
-                f"{len(self.wrong_states)}, wrong answers {len(self.wrong_answers)}")
+                f"{done}; asks {self.asks} ({self.entry_asks} answered by an entry); "
+                f"false flags {len(self.false_flags)}, wrong states {len(self.wrong_states)}, "
+                f"wrong answers {len(self.wrong_answers)}")
 
 
 class GameOff(Exception):
@@ -185,10 +192,12 @@ class Play:
         raise GameOff(text)
 
     def step(self, where: str, path: str, body: dict[str, Any] | None,
-             flag_expected: bool = False, fix: Action | None = None) -> int | None:
+             flag_expected: bool = False, fix: Action | None = None,
+             ask: dict[str, Any] | None = None) -> int | None:
         """One write whose result must be the mirror as it is now (:meth:`before`: as it was);
         the flag it must raise (its seq), if ``flag_expected``. ``fix`` is the move to correct
-        a false flag with, when the step was to apply it."""
+        a false flag with, when the step was to apply it; ``ask``, the entry that answers the
+        question the camera truly cannot answer, when the table left one open."""
         self.where = where
         self.figures.steps += 1
         events = self.post(path, body).get("events", [])
@@ -198,7 +207,7 @@ class Play:
                 raised = flag["seq"]
                 self.flags.add(raised)
             else:
-                self.unexpected(flag, fix)
+                self.unexpected(flag, fix, ask)
         if flag_expected and raised is None:
             self.off(self.figures.wrong_states,
                      f"a placement the rules forbid was not flagged (events {_normal(events)})")
@@ -211,10 +220,22 @@ class Play:
         state, length = self.last
         return state.game.replay({**state.to_json(), "log": state.log[:length]})
 
-    def unexpected(self, flag: dict[str, Any], fix: Action | None) -> None:
-        """A flag no intervention expects: an ask answered with the true reading, else a false
-        flag, closed with the true move (or accepted when the step was to change nothing)."""
+    def unexpected(self, flag: dict[str, Any], fix: Action | None,
+                   ask: dict[str, Any] | None) -> None:
+        """A flag no intervention expects: an ask answered with the true reading (or, without
+        readings, by the entry ``ask`` when the table truly left the question open: the
+        reading that waited for it is applied), else a false flag, closed with the true move
+        (or accepted when the step was to change nothing)."""
         readings = flag.get("readings") or []
+        if not readings and ask is not None:
+            self.figures.asks += 1
+            self.figures.entry_asks += 1
+            events = self.post("/observations", {"observation": {"kind": "person", **ask},
+                                                 "source": "person"})["events"]
+            self.entries = []
+            for later in (event for event in events if event["kind"] == "flag"):
+                self.unexpected(later, fix, None)  # the reading read again may ask more
+            return
         target = self.view(self.mirror)
         reached = []
         before = self.before() if readings else self.mirror
@@ -261,9 +282,11 @@ class Play:
         if mirror.is_over() and game["winners"] != mirror.winners():
             wrong.append(f"winners {game['winners']} != {mirror.winners()}")
         open_flags = {flag["seq"] for flag in snap["flags"]}
-        if open_flags - self.flags:
-            self.off(self.figures.false_flags, "flags no intervention expects are open: "
-                     f"{[f.get('reason') for f in snap['flags'] if f['seq'] not in self.flags]}")
+        stray = [f.get("reason") for f in snap["flags"] if f["seq"] not in self.flags]
+        if stray and not wrong:
+            self.off(self.figures.false_flags, f"flags no intervention expects are open: {stray}")
+        if stray:
+            wrong.append(f"flags no intervention expects are open: {stray}")
         if self.flags - open_flags:
             wrong.append(f"the flags {sorted(self.flags - open_flags)} are closed, not open")
         if "entries" not in snap:
@@ -308,11 +331,11 @@ class Play:
         self.post(f"/entries/{seq}/withdraw", None, expect=409)
 
     def undo_and_again(self, pre: State, person: dict[str, Any], again: Any, fix: Action,
-                       correction: Action, seen_again: Any = None) -> None:
+                       seen_again: Any = None) -> None:
         """The move was applied (the mirror holds it; ``pre``: before its step, which consumed
         the entry ``person``). Undone (``person`` waits again) then made again —
-        ``again(where)`` posts the same reading, or ``correction`` is posted —
-        or replaced in one go by ``fix`` (the move naming what the undone step revealed).
+        ``again(where)`` posts the same reading, or ``fix`` is posted as a correction — or
+        replaced in one go by ``fix`` (the move, naming what the undone step revealed).
         ``seen_again(where)`` posts the camera's reading once more: nothing must change."""
         moved = self.mirror
         way = self.rng.choice(("reading", "correction", "replace"))
@@ -329,7 +352,7 @@ class Play:
                 again("the same reading after the undo")
             else:
                 self.step("the same move as a correction after the undo", "/corrections",
-                          {"action": correction})
+                          {"action": fix})
         if seen_again is not None:
             seen_again("the camera sees the move once more")
 
@@ -412,10 +435,11 @@ class MovingDayPlay(Play):
         return self.camera.reading(SimpleNamespace(seats=seats), hidden, hand)
 
     def see(self, where: str, state: State, flag_expected: bool = False,
-            fix: Action | None = None, **extra: Any) -> int | None:
+            fix: Action | None = None, ask: dict[str, Any] | None = None,
+            **extra: Any) -> int | None:
         return self.step(where, "/observations",
                          {"observation": self.reading(state, **extra), "source": "camera"},
-                         flag_expected, fix)
+                         flag_expected, fix, ask)
 
     def reveal(self, action: Action, where: str) -> None:
         self.mirror.apply(dict(action))
@@ -503,10 +527,12 @@ class MovingDayPlay(Play):
                 person["helper"] = group["helper"]
         groups = self.candidates(take)
         if (len(groups) > 1 and rng.random() < 0.9) or rng.random() < 0.1:
-            person["group"] = index  # a tap on the table page (else the camera may ask)
-        if take["helper_vehicle"] != truth.helper_choices(player, group["helper"])[0] or (
-                rng.random() < 0.3):
-            person["helper_vehicle"] = take["helper_vehicle"]
+            person["group"] = index  # a tap on the table page (else the camera must ask)
+        # The question the camera truly cannot answer without a tap (no readings to offer
+        # while a group's helper card is unknown): answered by the tap.
+        ask = {"group": index} if len(groups) > 1 and "group" not in person else None
+        if rng.random() < 0.6:  # else the camera asks where the helper went, if it may go
+            person["helper_vehicle"] = take["helper_vehicle"]  # to several places
         after = truth.clone()
         after.apply(take)
         wrong_take = self.illegal(take)
@@ -532,7 +558,7 @@ class MovingDayPlay(Play):
             if self.doing == "corrected":
                 self.move(take)
                 self.step("the true move as a correction of the flag", "/corrections",
-                          {"action": take, "flag": seq})
+                          {"action": fix, "flag": seq})
                 self.see("the camera sees the true placement", after)
                 return self.end_turn(after, index)
             self.entries = []
@@ -547,12 +573,13 @@ class MovingDayPlay(Play):
             self.see("the first box down", after, hidden=frozenset(laid[1:]), hand=hand)
         pre = self.mirror.clone()
         self.move(take)
-        self.see("the camera sees the move", after, fix=fix)
+        self.see("the camera sees the move", after, fix=fix, ask=ask)
         if rng.random() < 0.15:
             self.see("the same reading again", after)
         if self.doing == "undone":
-            self.undo_and_again(pre, person, lambda where: self.see(where, after, fix=fix),
-                                fix, take, lambda where: self.see(where, after))
+            self.undo_and_again(pre, person,
+                                lambda where: self.see(where, after, fix=fix, ask=ask),
+                                fix, lambda where: self.see(where, after))
         self.end_turn(after, index)
 
     def move(self, take: Action) -> None:
@@ -686,7 +713,7 @@ class RemovalPlay(Play):
             self.step("the store declared", "/observations", declared, fix=action)
             if self.doing == "undone":
                 self.undo_and_again(pre, {}, lambda where: self.step(
-                    where, "/observations", declared, fix=action), action, action)
+                    where, "/observations", declared, fix=action), action)
             self.truth = after
             return
         loaded, before = self.truck(player, action), self.truck(player)
@@ -736,6 +763,5 @@ class RemovalPlay(Play):
         if rng.random() < 0.15:
             seen("the same reading again")
         if self.doing == "undone":
-            self.undo_and_again(pre, person, lambda where: seen(where, action), action, action,
-                                seen)
+            self.undo_and_again(pre, person, lambda where: seen(where, action), action, seen)
         self.truth = after
