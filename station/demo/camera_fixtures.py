@@ -115,11 +115,9 @@ def camera_sees(layout: CameraLayout, before: State, action: Action, after: Stat
     referee = TableTranslator(layout.game)
     found: list[Action] = []
     try:
-        if person:
-            referee.translate(before, {"kind": "person", **person})
         for key, observation in new.items():
             if old.get(key) != observation:
-                found += referee.translate(before, observation)
+                found += referee.translate(before, observation, person)
     except Exception:  # the referee refuses what it sees: the camera cannot show it
         return False
     return found == [action]

@@ -713,3 +713,40 @@ def test_a_script_error_on_the_page_fails_the_browser_test() -> None:
           browser_page() as page):
         page.set_content("<script>throw new Error('boom')</script>")
         page.wait_for_timeout(100)
+
+
+def test_a_person_withdraws_an_entry_and_picks_a_reading_on_the_table_page(
+        live_server: str) -> None:
+    api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
+    api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
+        "game": "moving-day", "players": ["Ana", "Ben"], "deal": "table"}}).raise_for_status()
+
+    def person(**entry: object) -> None:
+        api.post("/api/tables/t1/observations", json={
+            "observation": {"kind": "person", **entry}}).raise_for_status()
+
+    person(helper_vehicle="truck")  # a slip of the finger
+    person(group=0, helper="helper-01")
+    boxes = [{"box": "box-01", "row": 2, "col": 0, "rotation": 0},
+             {"box": "box-02", "row": 3, "col": 0, "rotation": 0}]
+    with browser_page(viewport={"width": 1280, "height": 900}) as page:
+        page.goto(f"{live_server}/tables/t1")
+        page.wait_for_selector("#live-status.on")
+        page.locator("#referee > summary").click()
+        page.get_by_label("organiser token").fill(TOKEN)
+        entries = page.locator("#entries li")
+        expect(entries).to_have_count(2)
+        expect(entries.first).to_contain_text("The helper in the truck")
+        entries.first.get_by_role("button", name="withdraw").click()
+        expect(entries).to_have_count(1)
+        api.post("/api/tables/t1/observations", json={"observation": {
+            "kind": "vehicles", "players": [{"player": "Ana", "vehicles": [
+                {"vehicle": "scooter", "found": True, "boxes": boxes}]}]},
+            "source": "camera"}).raise_for_status()
+        flag = page.locator("#flags li.flag")
+        expect(flag).to_have_count(1)  # where did the helper go? one button per reading
+        flag.get_by_role("button", name="helper-01 in the car").click()
+        expect(page.locator("#flags li.flag")).to_have_count(0)
+        expect(page.locator("#entries li.entry")).to_have_count(0)
+    take = api.get("/api/tables/t1").json()["game"]["last_move"]["action"]
+    assert take["type"] == "take" and take["helper_vehicle"] == "car"

@@ -174,6 +174,7 @@ class Play:
         assert answer.status_code == 201, answer.text
         self.flags: set[int] = set()  # the open flags an intervention expects
         self.entries: list[dict[str, Any]] = []  # the person entries that must be waiting
+        self.answered: dict[str, Any] | None = None  # an ask answered by an entry, this step
         self.last = (self.mirror, 0)  # the mirror after the last step: (state, its log's length)
         self.turn, self.doing, self.where = 0, "none", "start"
         self.snap: dict[str, Any] = {}
@@ -232,6 +233,7 @@ class Play:
             self.figures.entry_asks += 1
             events = self.post("/observations", {"observation": {"kind": "person", **ask},
                                                  "source": "person"})["events"]
+            self.answered = ask  # an entry the step uses: an undo puts it back
             self.entries = []
             for later in (event for event in events if event["kind"] == "flag"):
                 self.unexpected(later, fix, None)  # the reading read again may ask more
@@ -344,8 +346,10 @@ class Play:
             self.step("the last step replaced by the same move", "/corrections",
                       {"action": fix, "replace": True})
         else:
-            # The table as it was before the step: the entries it consumed wait again.
-            self.mirror, self.entries = pre, [person] if person else []
+            # The table as it was before the step: the entries it consumed wait again (the
+            # person's, and the one that answered the camera's question).
+            self.mirror = pre
+            self.entries = [entry for entry in (person, self.answered) if entry]
             self.step("undo", "/undo", None)
             self.mirror, self.entries = moved, []
             if way == "reading":
@@ -573,6 +577,7 @@ class MovingDayPlay(Play):
             self.see("the first box down", after, hidden=frozenset(laid[1:]), hand=hand)
         pre = self.mirror.clone()
         self.move(take)
+        self.answered = None
         self.see("the camera sees the move", after, fix=fix, ask=ask)
         if rng.random() < 0.15:
             self.see("the same reading again", after)

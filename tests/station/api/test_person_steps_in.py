@@ -138,6 +138,9 @@ def test_a_waiting_entry_is_shown_and_can_be_withdrawn(client: TestClient) -> No
     waiting = snapshot(client)["entries"]
     assert [(e["seq"], e["entry"]) for e in waiting] == [(seq, {"helper_vehicle": "truck"})]
     assert "truck" in waiting[0]["text"]
+    page = client.get("/tables/t1").text
+    assert 'id="entries"' in page and waiting[0]["text"] in page
+    assert "data-withdraw" in client.get("/static/live.js").text
     post(client, f"/entries/{seq}/withdraw")
     assert snapshot(client)["entries"] == []
     post(client, f"/entries/{seq}/withdraw", expect=409)
