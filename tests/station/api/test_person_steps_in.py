@@ -245,3 +245,16 @@ def test_a_game_dealt_by_hand_takes_no_seed(client: TestClient) -> None:
     assert answer.status_code == 422 and "$.seed" in answer.json()["detail"]
     events = client.get("/api/tables/t1/events", headers=AUTH).json()
     assert all("seed" not in e for e in events if e["kind"] == "game")
+
+
+def test_a_knocked_box_put_back_closes_its_flag(client: TestClient) -> None:
+    start(client, "moving-day")
+    observe(client, {"kind": "person", "group": 0, "helper": "helper-01",
+                     "helper_vehicle": "scooter"}, "person")
+    observe(client, vehicles(ANA_TAKE, []))
+    knocked = [ANA_TAKE[0], dict(ANA_TAKE[1], col=1)]
+    assert any(e["kind"] == "flag" for e in observe(client, vehicles(knocked, []))["events"])
+    assert snapshot(client)["flags"]
+    closed = observe(client, vehicles(ANA_TAKE, []))["events"]
+    assert [e["kind"] for e in closed] == ["observation", "close"]
+    assert snapshot(client)["flags"] == []
