@@ -1,7 +1,8 @@
 """Camera replays for ``packref demo``: seeded games photographed by the project's renderer.
 
-A *camera script* (``station/demo/recordings/camera/<game>.json``: game, players, seed,
-the actions and the render seed) is a game played through the engine with
+A *camera script* (``<game>.camera.json`` in the game's demo recordings,
+:func:`station.demo.recordings.recordings_dir`: game, players, seed, the actions and
+the render seed) is a game played through the engine with
 actions the camera can see wherever the game allows. At demo start each
 script is rendered into the data directory (``camera/<game>/NNNN.jpg``) by
 :mod:`vision.render`: one photo of the table after each action (perspective,
@@ -17,9 +18,10 @@ cannot tell alone (where a Moving Day helper card went, which supply card went i
 Small Warehouse hand) a person enters on the table page first, as the game's camera
 wiring says (``entries``): the script's step keeps it as ``"person"``.
 
-Write the scripts with::
+Write the scripts (each into its game's recordings, or with ``DIR`` all into one folder)
+with::
 
-    python -m station.demo.camera_fixtures station/demo/recordings/camera
+    python -m station.demo.camera_fixtures
 
 and render one script's frames without the demo (e.g. for ``packref vision
 watch --replay``) with ``--render DIR``.
@@ -62,7 +64,7 @@ from vision.render import FRAME_SIZE, Camera, MatContent, PlacedMat, Scene, mat_
 from vision.sources import ReplaySource
 
 LOG = logging.getLogger("packref.camera")
-SCRIPT_DIR = Path(__file__).resolve().parent / "recordings" / "camera"  # where main() writes
+SCRIPT_SUFFIX = ".camera.json"  # a game's script: GAME.camera.json among its recordings
 PLAYERS = ["Ana", "Ben"]
 FPS = 3.0  # frames a second of the replay: about one action a second
 STABLE = DEFAULT_STABLE  # the stability filter's frames, as ``serve --camera`` reads
@@ -429,17 +431,21 @@ def camera_recording(path: Path, data_dir: Path) -> CameraRecording:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m station.demo.camera_fixtures DIR [--seed S] [--render OUT]``."""
+    """``python -m station.demo.camera_fixtures [DIR] [--seed S] [--render OUT]``."""
+    from station.demo.recordings import recordings_dir  # it imports this module
+
     parser = argparse.ArgumentParser(description="Write the camera scripts of the demo "
                                      "(and, with --render, render their frames).")
-    parser.add_argument("directory", type=Path, nargs="?", default=SCRIPT_DIR)
+    parser.add_argument("directory", type=Path, nargs="?",
+                        help="one folder for them all (default: each game's recordings/)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--render", type=Path, help="also render the frames into this folder")
     arguments = parser.parse_args(argv)
-    arguments.directory.mkdir(parents=True, exist_ok=True)
     for game in filmed_games():
+        folder = arguments.directory or recordings_dir(game)
+        folder.mkdir(parents=True, exist_ok=True)
         script = make_script(game, arguments.seed)
-        path = arguments.directory / f"{game}.json"
+        path = folder / f"{game}{SCRIPT_SUFFIX}"
         path.write_text(json.dumps(script) + "\n", encoding="utf-8")
         seen = sum(step["camera"] for step in script["steps"])
         print(f"{path}: {len(script['steps'])} actions, {seen} seen by the camera")

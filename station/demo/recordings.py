@@ -4,14 +4,17 @@ Each recording is what a table would have seen: one declared observation per
 action, at a steady pace, with now and then a stale action (something that
 was legal a moment ago) that the engine refuses and a referee then accepts.
 
-The recordings ship inside the package (``station/demo/recordings/``, package
-data read through :mod:`importlib.resources`), so an installed wheel plays the
-same demo as a checkout. A registered game without a recording is an error
+Each game's recordings ship inside its station package (``recordings/`` in the
+package that defines its record in :mod:`station.games`, package data read through
+:mod:`importlib.resources`), so an installed wheel plays the same demo as a
+checkout. A registered game without a recording is an error
 (:class:`MissingRecording`), never a quietly made-up game.
 
-Make the declared ``NAME.jsonl`` files again with::
+Make the declared ``NAME.jsonl`` files again, each in its game's ``recordings/``, with::
 
-    python -m station.demo.recordings station/demo/recordings
+    python -m station.demo.recordings
+
+(or ``python -m station.demo.recordings DIR``: all of them into one folder).
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ from importlib import resources
 from pathlib import Path
 
 from rules import Action, IllegalAction, State, game_names, get_game
-from station.demo.camera_fixtures import camera_recording
+from station.demo.camera_fixtures import SCRIPT_SUFFIX, camera_recording
 from station.errors import StationError
-from station.games import DemoWiring, game_record
+from station.games import DemoWiring, game_package, game_record
 from station.live.drone import drone_recording
 from station.live.sources import Recording, Timed
 
@@ -32,22 +35,26 @@ PLAYER_NAMES = ["Ana", "Ben", "Cas", "Dee", "Eli", "Fay"]
 STEP_SECONDS = 0.8
 STALE_CHANCE = 0.04
 MAX_ITEMS = 2000
-RECORDINGS_PACKAGE = "station.demo"
-RECORDINGS_FOLDER = "recordings"
+RECORDINGS_FOLDER = "recordings"  # in each game's package
 
 
 class MissingRecording(StationError):
     """The demo has no recording for a registered game (or cannot read the package's)."""
 
 
-def recordings_dir() -> Path:
-    """The package's recordings folder, through :mod:`importlib.resources`.
+def recordings_dir(game_name: str) -> Path:
+    """The recordings folder of ``game_name``: ``recordings/`` in the package that defines
+    its record (:func:`station.games.game_package`), through :mod:`importlib.resources`.
 
-    >>> (recordings_dir() / "removal.jsonl").is_file()
+    >>> (recordings_dir("removal") / "removal.jsonl").is_file()
     True
     """
-    folder = resources.files(RECORDINGS_PACKAGE) / RECORDINGS_FOLDER
-    if not isinstance(folder, Path) or not folder.is_dir():  # e.g. a zipped install
+    package = game_package(game_name)
+    if package is None:
+        raise MissingRecording(f"no package of station.games holds the demo recordings of "
+                               f"{game_name}")
+    folder = resources.files(package) / RECORDINGS_FOLDER
+    if not isinstance(folder, Path):  # e.g. a zipped install
         raise MissingRecording(f"the demo recordings are not a folder on disk: {folder}")
     return folder
 
@@ -116,9 +123,10 @@ def record_random_game(game_name: str, seed: int, players: list[str] | None = No
 
 def demo_recordings(directory: Path | None = None,
                     data_dir: Path | None = None) -> list[Recording]:
-    """One recording per registered game, from ``directory`` (default: the package's).
+    """One recording per registered game, from ``directory`` (default: each game's
+    :func:`recordings_dir`).
 
-    With ``data_dir``, a camera script (``camera/NAME.json``: a seeded game whose
+    With ``data_dir``, a camera script (``NAME.camera.json``: a seeded game whose
     frames are rendered into ``data_dir/camera/NAME`` and read by the camera
     source, see :mod:`station.demo.camera_fixtures`) comes first. A drone demo
     (``NAME.drone.json``: committed serial captures played through the link
@@ -126,11 +134,11 @@ def demo_recordings(directory: Path | None = None,
     :func:`station.live.drone.drone_recording`) comes before a declared ``NAME.jsonl``.
     A game with none of these raises :class:`MissingRecording`.
     """
-    directory = recordings_dir() if directory is None else directory
     recordings = []
     for name in game_names():
-        drone, path = directory / f"{name}.drone.json", directory / f"{name}.jsonl"
-        camera = directory / "camera" / f"{name}.json"
+        folder = recordings_dir(name) if directory is None else directory
+        drone, path = folder / f"{name}.drone.json", folder / f"{name}.jsonl"
+        camera = folder / f"{name}{SCRIPT_SUFFIX}"
         if data_dir is not None and camera.exists():
             recordings.append(camera_recording(camera, data_dir))
         elif drone.exists():
@@ -146,13 +154,14 @@ def demo_recordings(directory: Path | None = None,
 def main() -> None:
     parser = argparse.ArgumentParser(description="Write one demo recording per registered game.")
     parser.add_argument("directory", type=Path, nargs="?",
-                        default=Path(__file__).resolve().parent / RECORDINGS_FOLDER)
+                        help="one folder for them all (default: each game's recordings/)")
     parser.add_argument("--seed", type=int, default=1)
     arguments = parser.parse_args()
-    arguments.directory.mkdir(parents=True, exist_ok=True)
     for name in game_names():
+        folder = arguments.directory or recordings_dir(name)
+        folder.mkdir(parents=True, exist_ok=True)
         recording = record_random_game(name, arguments.seed)
-        path = arguments.directory / f"{name}.jsonl"
+        path = folder / f"{name}.jsonl"
         recording.write(path)
         print(f"{path}: {len(recording.items)} items")
 

@@ -17,6 +17,8 @@ comes here.
     'Moving Day'
     >>> game_record("test-race") is None
     True
+    >>> game_package("removal")
+    'station.games.removal'
     >>> from rules import get_game
     >>> state = get_game("removal").new_game(["Ana", "Ben"], seed=2)
     >>> describe_action(state, {"type": "drive", "helpers": []})
@@ -67,6 +69,7 @@ __all__ = [
     "describe_action",
     "describe_event",
     "forget_records",
+    "game_package",
     "game_record",
     "game_records",
     "labelled_outcomes",
@@ -75,6 +78,7 @@ __all__ = [
 ]
 
 _records: dict[str, GameRecord] | None = None
+_packages: dict[str, str] = {}  # game → the package defining its record (not a single module)
 _lock = threading.Lock()
 
 
@@ -83,7 +87,9 @@ class DuplicateRecord(RuntimeError):
 
 
 def _discover() -> dict[str, GameRecord]:
+    global _packages
     found: dict[str, GameRecord] = {}
+    packages: dict[str, str] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
         module = importlib.import_module(f"{__name__}.{info.name}")
         record = getattr(module, "RECORD", None)
@@ -92,6 +98,9 @@ def _discover() -> dict[str, GameRecord]:
         if record.name in found:
             raise DuplicateRecord(f"two records of {record.name!r} in {__name__}")
         found[record.name] = record
+        if info.ispkg:
+            packages[record.name] = module.__name__
+    _packages = packages
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
 
@@ -111,6 +120,14 @@ def game_records() -> list[GameRecord]:
 def game_record(name: str) -> GameRecord | None:
     """The record of the game named ``name`` (the engine's name), or None."""
     return _all().get(name)
+
+
+def game_package(name: str) -> str | None:
+    """The package that defines the record of the game named ``name``, where the game's
+    package data lies (e.g. the demo's ``recordings/``), or None (no record, or a record
+    in a single module)."""
+    _all()
+    return _packages.get(name)
 
 
 def forget_records() -> None:

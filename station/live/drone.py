@@ -343,11 +343,12 @@ DEMO_GAP_S = 2.0  # before a capture starts, and after it ends
 def drone_recording(path: Path) -> Recording:
     """A demo recording of a whole Pick 'n Packers game played by committed drone captures.
 
-    ``path`` is a JSON document (``station/demo/recordings/pick-n-packers.drone.json``)::
+    ``path`` is a JSON document (``NAME.drone.json`` among a game's demo recordings,
+    :func:`station.demo.recordings.recordings_dir`)::
 
         {"drone-demo": 1, "game": "pick-n-packers", "players": [...], "seed": 1,
          "final_scores": {...},
-         "rounds": [{"speculations": [1], "capture": "../drone/sim-0001.bin",
+         "rounds": [{"speculations": [1], "capture": "drone/sim-0001.bin",
                      "positions": [{"t": 6.9, "card": 1}], "buttons": []}, ...]}
 
     Each round's speculations are declared, then its capture (a path relative to the

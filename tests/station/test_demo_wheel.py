@@ -99,7 +99,7 @@ def test_the_demo_runs_from_the_wheel_with_its_camera_and_drone_tables(installed
 
 
 def test_a_missing_recording_is_an_error_not_a_made_up_game(tmp_path: Path) -> None:
-    for path in (REPO / "station" / "demo" / "recordings").glob("*.jsonl"):
+    for path in REPO.glob("station/games/*/recordings/*.jsonl"):
         if not path.name.startswith("removal"):
             (tmp_path / path.name).write_bytes(path.read_bytes())
     with pytest.raises(MissingRecording, match=r"removal\.jsonl: no demo recording of removal"):

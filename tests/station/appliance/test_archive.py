@@ -27,7 +27,8 @@ from station.live.station import Station
 from tests.conftest import REPO
 from tests.station.conftest import TOKEN
 
-SCRIPT = REPO / "station" / "demo" / "recordings" / "camera" / "small-warehouse.json"
+SCRIPT = (REPO / "station" / "games" / "small_warehouse" / "recordings"
+          / "small-warehouse.camera.json")
 CAMERA_ACTIONS = 3  # the demo table is stopped after the camera's third ruling
 
 

@@ -32,7 +32,8 @@ from station.live.station import Station
 from station.store import EventStore, open_database
 from tests.conftest import REPO
 
-SCRIPT = REPO / "station" / "demo" / "recordings" / "camera" / "small-warehouse.json"
+SCRIPT = (REPO / "station" / "games" / "small_warehouse" / "recordings"
+          / "small-warehouse.camera.json")
 
 
 @pytest.fixture(scope="module")

@@ -153,7 +153,7 @@ def test_positions_files_are_read_or_refused_with_the_line(tmp_path: Path) -> No
 
 
 def test_the_demos_drone_game_is_a_whole_game_of_three_rounds() -> None:
-    recording = drone_recording(REPO / "station" / "demo" / "recordings"
+    recording = drone_recording(REPO / "station" / "games" / "pick_n_packers" / "recordings"
                                 / "pick-n-packers.drone.json")
     kinds = {item.observation["kind"] for item in recording.items if item.observation}
     assert kinds == {"declared", "drone-event", "drone-position", "drone-clock", "button"}
