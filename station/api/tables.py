@@ -96,6 +96,10 @@ def _copy(body: GameStart, path: str) -> dict[str, Any] | None:
     return checked_copy(body.game, Node(body.catalogue, path), len(body.players))
 
 
+#: The sources of observations that no person sends: their refusals are flags at the table.
+DEVICE_SOURCES = ("camera", "drone", "demo")
+
+
 def _no_seed_for_a_hand_deal(body: GameStart, place: tuple[str, ...]) -> None:
     """A game dealt by hand has no seed: one sent is a mistake, named (as the CLI does)."""
     if body.deal == "table" and body.seed is not None:
@@ -191,9 +195,12 @@ def start_game(table_id: TableId, body: GameStart, station: StationDep,
              **documented(EventsOut, *WRITE))
 def post_observation(table_id: TableId, body: ObservationIn, station: StationDep,
                      author: TokenDep) -> dict[str, Any]:
-    """Feed a stable observation through the table's translator and engine; a declared
-    action or reveal the engine refuses is answered 422 with its reason (nothing stored)."""
-    events = station.observe(table_id, body.observation, body.source, author, answer=True)
+    """Feed a stable observation through the table's translator and engine. A person's
+    declared action or reveal the engine refuses is answered 422 with its reason (nothing
+    stored, nothing flagged); a device's (``source`` camera, drone or demo) is flagged at
+    the table, as its readings are."""
+    answer = body.source not in DEVICE_SOURCES
+    events = station.observe(table_id, body.observation, body.source, author, answer=answer)
     return {"events": [event.to_json() for event in events]}
 
 

@@ -399,9 +399,10 @@ def test_the_table_page_says_events_and_flags_in_words(live_server: str, size: s
         expect(page.locator("#recent")).to_contain_text(loaded)
         expect(page.locator("#legend")).to_contain_text("no space in the truck")
         expect(page.locator("#scores")).to_contain_text("to play")  # whose turn, in words
-        # the same load again is refused: the flag says what and why, in words
+        # the same load again, replayed by the demo, is refused: the flag says what and why
         api.post("/api/tables/t1/observations", json={
-            "observation": {"kind": "declared", "action": load}}).raise_for_status()
+            "observation": {"kind": "declared", "action": load},
+            "source": "demo"}).raise_for_status()
         flag = page.locator("#flags li.flag").first
         expect(flag).to_contain_text(f"Not accepted: Ben loaded the {names[load['item']]}")
         assert "{" not in page.locator("#recent").inner_text()  # no raw JSON
@@ -574,7 +575,8 @@ def test_the_projector_ranks_scores_scales_boards_and_shows_a_review(live_server
         expect(other.locator("#scores")).not_to_contain_text("leader")
         other.close()
         api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
-                 "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
+                 "action": {"type": "take", "group": 99, "boxes": []}},
+                 "source": "demo"}).raise_for_status()  # a demo's move refused: a flag
         expect(page.locator("#review-banner")).to_be_visible()
         expect(page.locator("#review-banner")).to_contain_text("Under review")
 
@@ -667,7 +669,8 @@ def test_the_front_page_follows_every_table_live(live_server: str, size: str) ->
         expect(page.locator("#table-news")).to_have_text(f"Table 1: {line}.")
         assert page.locator("#table-news").get_attribute("aria-live") == "polite"
         api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared",
-                 "action": {"type": "take", "group": 99, "boxes": []}}}).raise_for_status()
+                 "action": {"type": "take", "group": 99, "boxes": []}},
+                 "source": "demo"}).raise_for_status()  # a demo's move refused: a flag
         expect(card.locator(".flag-count")).to_have_text("⚑ 1 flag open: under review")
         api.post("/api/tables", json={"name": "Table 2", "id": "t2"}).raise_for_status()
         expect(page.locator(".card[data-table='t2']")).to_contain_text("no game yet")

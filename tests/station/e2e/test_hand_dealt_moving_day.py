@@ -122,7 +122,7 @@ def test_a_hand_dealt_game_is_refereed_through_the_api(client: TestClient, setti
         turn += 1
     assert turn == 8 * players
     assert len(station.refused) == 1
-    station.assert_flagged_only("cannot stand where the camera sees them")
+    station.assert_flagged_only("cannot stand where the camera sees them", closed=True)
     flags = station.flags()
     game = station.game()
     for index, name in enumerate(names):

@@ -138,7 +138,7 @@ def test_a_hand_dealt_game_is_refereed_through_the_api(
         client: TestClient, settings: Settings, seed: int, players: list[str],
         keepsakes: bool) -> None:
     table, station = play(client, seed, players, keepsakes)
-    station.assert_flagged_only("no square rests on the floor or an item")
+    station.assert_flagged_only("no square rests on the floor or an item", closed=True)
     flags = station.flags()
     game = station.game()
     assert game["over"]
