@@ -1,7 +1,7 @@
 """Camera replays for ``packref demo``: seeded games photographed by the project's renderer.
 
 A *camera script* (``<game>.camera.json`` in the game's demo recordings,
-:func:`station.demo.recordings.recordings_dir`: game, players, seed, the actions and
+:func:`station.demo.folders.recordings_dir`: game, players, seed, the actions and
 the render seed) is a game played through the engine with
 actions the camera can see wherever the game allows. At demo start each
 script is rendered into the data directory (``camera/<game>/NNNN.jpg``) by
@@ -47,6 +47,7 @@ import cv2
 import numpy as np
 
 from rules import Action, State, get_game
+from station.demo.folders import recordings_dir
 from station.games import game_record, game_records
 from station.games.camera import CameraError, tag_ids
 from station.live.camera import (
@@ -432,7 +433,6 @@ def camera_recording(path: Path, data_dir: Path) -> CameraRecording:
 
 def main(argv: list[str] | None = None) -> None:
     """``python -m station.demo.camera_fixtures [DIR] [--seed S] [--render OUT]``."""
-    from station.demo.recordings import recordings_dir  # it imports this module
 
     parser = argparse.ArgumentParser(description="Write the camera scripts of the demo "
                                      "(and, with --render, render their frames).")

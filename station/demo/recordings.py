@@ -21,13 +21,12 @@ from __future__ import annotations
 
 import argparse
 import random
-from importlib import resources
 from pathlib import Path
 
 from rules import Action, IllegalAction, State, game_names, get_game
 from station.demo.camera_fixtures import SCRIPT_SUFFIX, camera_recording
-from station.errors import StationError
-from station.games import DemoWiring, game_package, game_record
+from station.demo.folders import MissingRecording, recordings_dir
+from station.games import DemoWiring, game_record
 from station.live.drone import drone_recording
 from station.live.sources import Recording, Timed
 
@@ -35,30 +34,8 @@ PLAYER_NAMES = ["Ana", "Ben", "Cas", "Dee", "Eli", "Fay"]
 STEP_SECONDS = 0.8
 STALE_CHANCE = 0.04
 MAX_ITEMS = 2000
-RECORDINGS_FOLDER = "recordings"  # in each game's package
 
-
-class MissingRecording(StationError):
-    """The demo has no recording for a registered game (or cannot read the package's)."""
-
-
-def recordings_dir(game_name: str) -> Path:
-    """The recordings folder of ``game_name``: ``recordings/`` in the package that defines
-    its record (:func:`station.games.game_package`), through :mod:`importlib.resources`.
-
-    >>> (recordings_dir("removal") / "removal.jsonl").is_file()
-    True
-    """
-    package = game_package(game_name)
-    if package is None:
-        raise MissingRecording(f"no package of station.games holds the demo recordings of "
-                               f"{game_name}")
-    folder = resources.files(package) / RECORDINGS_FOLDER
-    if not isinstance(folder, Path):  # e.g. a zipped install
-        raise MissingRecording(f"the demo recordings are not a folder on disk: {folder}")
-    return folder
-
-
+__all__ = ["MissingRecording", "demo_recordings", "recordings_dir"]
 def demo_players(game_name: str) -> list[str]:
     """Three players, or as close to three as the game allows."""
     game = get_game(game_name)
