@@ -58,9 +58,15 @@ from tests.rules.games.moving_day.test_hand_dealt_moving_day import (
     Camera,
     hand_over,
 )
-from tests.rules.games.removal.test_hand_dealt_removal import SHAPES, TAG_OF, TAGS, _illegal_spot
+from tests.rules.games.removal.test_hand_dealt_removal import (
+    SHAPES,
+    TAG_OF,
+    TAGS,
+    _illegal_spot,
+    tags_mat,
+)
 from tests.station.api.conftest import AUTH
-from vision.games.removal import footprint, read_truck
+from vision.games.removal import read_truck
 
 Action = dict[str, Any]
 #: What a person may do in a turn, beside playing it plainly ("none").
@@ -609,23 +615,8 @@ TRUCKS = default_catalogue("removal")["trucks"]
 def truck_mat(player: int, records: list[dict[str, Any]]) -> dict[str, Any]:
     """A truck's tags mat as ``vision read`` gives it: covered cells ``X``, each tile's tag on
     its sticker square (the back tag when flipped) unless a later tile covers it."""
-    layout = TRUCKS[player % len(TRUCKS)]
-    cells = [["."] * len(layout[0]) for _ in layout]
-    tags: list[dict[str, Any]] = []
-    for record in records:
-        shape = SHAPES[record["item"]]
-        relative = footprint(shape, 0, 0, record["rotation"], record["flip"])
-        row = record["row"] - min(r for r, _ in relative)
-        col = record["col"] - min(c for _, c in relative)
-        covered = footprint(shape, row, col, record["rotation"], record["flip"])
-        tags = [tag for tag in tags if (tag["row"], tag["col"]) not in covered]
-        face = "back" if record["flip"] else "front"
-        tags.append({"id": TAG_OF[record["item"], face], "row": row, "col": col,
-                     "rotation": record["rotation"]})
-        for r, c in covered:
-            cells[r][c] = "X"
-    return {"id": player, "found": True, "cells": ["".join(line) for line in cells],
-            "tags": sorted(tags, key=lambda t: (t["row"], t["col"], t["id"]))}
+    mat = tags_mat(TRUCKS[player % len(TRUCKS)], records, SHAPES, TAG_OF, player)
+    return {**mat, "tags": sorted(mat["tags"], key=lambda t: (t["row"], t["col"], t["id"]))}
 
 
 class RemovalPlay(Play):

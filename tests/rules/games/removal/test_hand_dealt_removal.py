@@ -45,6 +45,29 @@ ANTIQUES = (0, 3, 5, 8, 10, 13, 15, 17, 20)
 
 
 # ------------------------------------------------------------------------- the table
+
+def tags_mat(layout: list[str], records: list[dict[str, Any]], shapes: dict[str, list[str]],
+             tag_of: dict[tuple[str, str], int], mat: int) -> dict[str, Any]:
+    """A truck's tags mat as ``vision read`` gives it, with these tiles on it (engine
+    placements): covered cells ``X``, each tile's tag on its sticker square (its back tag
+    when flipped) unless a later tile covers it (Helper 3 lets tiles overlap)."""
+    cells = [["."] * len(layout[0]) for _ in layout]
+    tags: list[dict[str, Any]] = []
+    for record in records:
+        shape = shapes[record["item"]]
+        relative = footprint(shape, 0, 0, record["rotation"], record["flip"])
+        row = record["row"] - min(r for r, _ in relative)
+        col = record["col"] - min(c for _, c in relative)
+        covered = footprint(shape, row, col, record["rotation"], record["flip"])
+        tags = [tag for tag in tags if (tag["row"], tag["col"]) not in covered]
+        face = "back" if record["flip"] else "front"
+        tags.append({"id": tag_of[record["item"], face], "row": row, "col": col,
+                     "rotation": record["rotation"]})
+        for r, c in covered:
+            cells[r][c] = "X"
+    return {"id": mat, "found": True, "cells": ["".join(line) for line in cells],
+            "tags": tags}
+
 class Table:
     """The components on the table, dealt and moved by hand (the test's generator)."""
 
@@ -159,23 +182,9 @@ class Table:
         each tile on its sticker square (its back tag when flipped) unless a later tile
         covers it."""
         trucks = CATALOGUE["trucks"]
-        layout = trucks[player % len(trucks)]
-        cells = [["."] * len(layout[0]) for _ in layout]
-        tags: list[dict[str, Any]] = []
-        for record in self.trucks[player] if records is None else records:
-            shape = SHAPES[record["item"]]
-            relative = footprint(shape, 0, 0, record["rotation"], record["flip"])
-            row = record["row"] - min(r for r, _ in relative)
-            col = record["col"] - min(c for _, c in relative)
-            covered = footprint(shape, row, col, record["rotation"], record["flip"])
-            tags = [tag for tag in tags if (tag["row"], tag["col"]) not in covered]
-            face = "back" if record["flip"] else "front"
-            tags.append({"id": TAG_OF[record["item"], face], "row": row, "col": col,
-                         "rotation": record["rotation"]})
-            for r, c in covered:
-                cells[r][c] = "X"
-        return {"id": player, "found": True, "cells": ["".join(line) for line in cells],
-                "tags": tags}
+        return tags_mat(trucks[player % len(trucks)],
+                        self.trucks[player] if records is None else records, SHAPES, TAG_OF,
+                        player)
 
     def frames(self, overrides: dict[int, list[dict[str, Any]]] | None = None
                ) -> list[list[dict[str, Any]]]:

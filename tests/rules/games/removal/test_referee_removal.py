@@ -18,6 +18,7 @@ import rules.games.removal.referee as referee_module
 from rules import AmbiguousReading, IllegalAction, State, get_game
 from rules.games.removal.referee import Referee, tag_square
 from rules.games.removal.truck import NO_CONTACT, oriented_cells
+from tests.rules.games.removal.test_hand_dealt_removal import tags_mat
 from vision.games.removal import footprint, read_truck
 
 PLAYERS = ["Ana", "Ben"]
@@ -37,22 +38,8 @@ def truck_mat(state: State, player: int, records: list[dict[str, Any]]) -> dict[
     a tag that a later tile covers (Helper 3 lets tiles overlap) is not seen."""
     tags = {(entry["piece"], entry["face"]): tag for tag, entry in tag_pieces(state).items()}
     layouts = state.setup["catalogue"]["trucks"]
-    layout = layouts[player % len(layouts)]
-    cells = [list("." * len(layout[0])) for _ in layout]
-    found: list[dict[str, Any]] = []
-    for record in records:
-        shape = list(state.specs[record["item"]].shape)
-        relative = footprint(shape, 0, 0, record["rotation"], record["flip"])
-        row = record["row"] - min(r for r, _ in relative)
-        col = record["col"] - min(c for _, c in relative)
-        covered = footprint(shape, row, col, record["rotation"], record["flip"])
-        found = [tag for tag in found if (tag["row"], tag["col"]) not in covered]
-        face = "back" if record["flip"] else "front"
-        found.append({"id": tags[record["item"], face], "row": row, "col": col,
-                      "rotation": record["rotation"]})
-        for r, c in covered:
-            cells[r][c] = "X"
-    return {"id": 9, "found": True, "cells": ["".join(line) for line in cells], "tags": found}
+    shapes = {record["item"]: list(state.specs[record["item"]].shape) for record in records}
+    return tags_mat(layouts[player % len(layouts)], records, shapes, tags, 9)
 
 
 def seen_by_camera(state: State, player: int, records: list[dict[str, Any]] | None = None,
