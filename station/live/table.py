@@ -207,8 +207,7 @@ class CurrentGame:
 
     def _view_before_last(self) -> dict[str, Any] | None:
         try:
-            earlier = self.game.replay(self.state.to_json() | {
-                "log": [action for _, action in self.applied[:-1]]})
+            earlier = self.without([self.applied[-1][0]])
         except Exception:  # a highlight is a courtesy: without it the words still say it
             return None
         return present(earlier, self.table)
@@ -314,8 +313,7 @@ class LiveTable:
             actions = self.translator.translate(current.state, reading, entered)
             _check_all(current.state, actions)
         except Exception as error:
-            raised = [seq for seq, flag in self.flags.items()
-                      if (flag.get("reading"), flag.get("of")) == key]
+            raised = self._raised_by(key)
             if not raised or any(self.flags[seq]["reason"] == _reason(error, "engine")
                                  for seq in raised):
                 return []  # nothing new to say: the reading's own flag stands
@@ -330,9 +328,13 @@ class LiveTable:
         same player's board: :func:`_reading_key`), if any."""
         if self.translator is None or not self.translator.tells_state:
             return []  # a drone's fault is not put right by its next reading
-        flags = [seq for seq, flag in self.flags.items()
-                 if (flag.get("reading"), flag.get("of")) == kind]
+        flags = self._raised_by(kind)
         return [("close", {"flags": flags, "cause": cause})] if flags else []
+
+    def _raised_by(self, key: tuple[Any, Any]) -> list[int]:
+        """The open flags that readings like ``key`` (:func:`_reading_key`) raised."""
+        return [seq for seq, flag in self.flags.items()
+                if (flag.get("reading"), flag.get("of")) == key]
 
     def plan_correction(self, action: Action, flag: int | None,
                         replace: bool = False) -> list[tuple[str, dict[str, Any]]]:
