@@ -23,6 +23,7 @@ Example::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -149,6 +150,51 @@ def _normalised(image: np.ndarray, white: WhiteModel, ppc: int) -> np.ndarray:
     return image.astype(np.float32) / field * _WHITE
 
 
+def clipped_channels(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
+                     config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """Which channels (3 bools) the camera clipped on the white border: there the
+    border is no measure of the white, only a lower bound.
+
+    >>> spec = MatSpec(0, 2, 2, "tags")
+    >>> flat = np.full((64, 64, 3), (240, 255, 230), np.uint8)
+    >>> clipped_channels(flat, spec, 16).tolist()
+    [False, True, False]
+    """
+    _, raw = _border_samples(rectified_rgb, spec, ppc, config)
+    saturated = raw.reshape(-1, 3) >= config.saturated_level
+    return saturated.mean(axis=0) >= config.white_clipped_share
+
+
+def clipped_white_gain(pixels: np.ndarray, clipped: np.ndarray,
+                       config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """Per channel, the factor that takes the normalised cells (rows×cols×n×3) to the
+    printed scale where the border's white was clipped, learnt from the empty cells.
+
+    A clipped border understates the white, so every cell reads too strong in that
+    channel: the empty grey comes out pink or green (failure reports plain-001,
+    real-011). The plain light cells whose unclipped channels show the printed
+    grey, and which agree in the clipped channel, are the empty cells: their
+    median there is the printed grey. No factor brightens (clipping only ever
+    darkens the white).
+    """
+    gain = np.ones(3, np.float32)
+    if not clipped.any():
+        return gain
+    tolerance, grey = config.clipped_grey_tolerance, _EMPTY[0]
+    means = pixels.mean(axis=2)
+    plain = pixels.std(axis=2).max(axis=-1) < config.white_sample_max_std
+    candidates = plain & (means >= grey - tolerance).all(axis=-1) & (
+        means[..., ~clipped] <= grey + tolerance).all(axis=-1)
+    for channel in np.flatnonzero(clipped):
+        values = means[..., channel][candidates]
+        if len(values) < config.clipped_min_grey_cells:
+            continue
+        agreeing = values[np.abs(values - np.median(values)) <= tolerance / 2]
+        if len(agreeing) >= config.clipped_min_grey_cells:
+            gain[channel] = min(1.0, grey / float(np.median(agreeing)))
+    return gain
+
+
 def printed_references(spec: MatSpec) -> dict[str, np.ndarray]:
     """The classes of a mat kind with their printed colours (1×3 each)."""
     references = {name: np.array([rgb], np.float32) for name, rgb in CLASS_COLOURS.items()}
@@ -209,14 +255,16 @@ def _quantised_far_from(colours: np.ndarray, references: dict[str, np.ndarray],
 
 
 def border_intrusions(normalised: np.ndarray, spec: MatSpec, ppc: int,
-                      config: ReaderConfig = DEFAULT_CONFIG) -> tuple[np.ndarray, list]:
+                      config: ReaderConfig = DEFAULT_CONFIG,
+                      white: np.ndarray = _WHITE) -> tuple[np.ndarray, list]:
     """What crosses the white border: its colours (N×3 pixels) and the border cells it covers.
 
-    Only white should be seen on these cells; anything else is an arm
-    reaching in, or its shadow.
+    Only ``white`` (the border's look, below the printed white in a channel
+    the camera clipped) should be seen on these cells; anything else is an
+    arm reaching in, or its shadow.
     """
     _, pixels = _border_samples(normalised, spec, ppc, config)
-    far = (np.linalg.norm(pixels - _WHITE, axis=-1) > config.intruder_min_distance) & (
+    far = (np.linalg.norm(pixels - white, axis=-1) > config.intruder_min_distance) & (
         pixels.max(axis=-1) > 4)
     cells = border_sample_cells(spec)
     crossed = [cell for cell, share in zip(cells, far.mean(axis=1), strict=True)
@@ -634,6 +682,132 @@ def normalised_mat(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     return None if white is None else _normalised(rectified_rgb, white, ppc)
 
 
+@dataclass
+class FirstReading:
+    """A mat's cells read against the light the border shows: the labels, the cells'
+    pixels and class looks they were read with (a colour mat's second pass maps
+    both), the empty cell's look (K×3, or one per cell on a frame's board) and
+    the classifier, to read cells again under another light."""
+
+    labels: np.ndarray
+    pixels: np.ndarray
+    references: dict[str, np.ndarray]
+    empty_mean: np.ndarray
+    empty_cells: np.ndarray | None
+    classify: Callable[[np.ndarray], np.ndarray]
+
+
+def _first_reading(pixels: np.ndarray, references: dict[str, np.ndarray], spec: MatSpec,
+                   ppc: int, config: ReaderConfig,
+                   empty_look: np.ndarray | None) -> FirstReading:
+    if spec.kind == "colour":
+        labels = _colour_cells(pixels, references, config)
+        correction = colour_correction(pixels, labels, config)
+        if correction is not None:
+            pixels = _corrected(pixels, correction)
+            references = {name: _corrected(looks, correction) if len(looks) > 1 else looks
+                          for name, looks in references.items()}
+            labels = _colour_cells(pixels, references, config)
+        return FirstReading(labels, pixels, references, _EMPTY[None], None,
+                            lambda cells: _colour_cells(cells, references, config))
+    if empty_look is not None:
+        look = _cell_pixels(cv2.blur(empty_look, (3, 3)), spec.rows, spec.cols, ppc, config)
+    else:
+        look = np.broadcast_to(_EMPTY, pixels.shape)
+    return FirstReading(_tags_cells(pixels, look, config), pixels, references,
+                        look.reshape(-1, 3) if empty_look is not None else _EMPTY[None],
+                        look.mean(axis=2), lambda cells: _tags_cells(cells, look, config))
+
+
+def border_shade(normalised: np.ndarray, spec: MatSpec, ppc: int, white: np.ndarray,
+                 config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """(rows+2)×(cols+2): the light on each plain border cell relative to the white
+    model (NaN where the border shows no white paper, and inside the grid).
+
+    The white model is a plane through the brighter border; a soft shadow of
+    someone beside the table darkens a stretch of border and the cells beyond
+    it. White paper in shadow stays white in hue: only such samples count.
+    """
+    field = np.full((spec.rows + 2, spec.cols + 2), np.nan, np.float32)
+    positions, pixels = _border_samples(normalised, spec, ppc, config)
+    ratios = pixels.mean(axis=1) / white
+    level = ratios.mean(axis=-1)
+    even = (ratios.max(axis=-1) - ratios.min(axis=-1)) < config.shade_max_tint * level
+    plain = pixels.std(axis=1).max(axis=-1) < config.white_sample_max_std
+    usable = even & plain & (level >= config.shade_min_light) & (level <= 1 + config.shade_max_tint)
+    for (x, y), ratio, use in zip(positions, np.minimum(level, 1.0), usable, strict=True):
+        if use:
+            field[int(y + 0.5), int(x + 0.5)] = ratio
+    return field
+
+
+def cell_shade(reading: FirstReading, labels: np.ndarray,
+               config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """rows×cols: the light on each cell read surely, relative to its class's nearest
+    look, measured in that look's brightest channel (NaN for ``?``, for a piece's
+    ``X``, whose artwork is unknown, and for the dark classes, whose few levels a
+    sensor's offset or a colour map's shift swamp)."""
+    means = reading.pixels.mean(axis=2)
+    shade = np.full(labels.shape, np.nan, np.float32)
+    for name, colours in reading.references.items():
+        mine = labels == name
+        if not mine.any() or max(CLASS_COLOURS[name]) < config.shade_min_class_light:
+            continue
+        if name == "." and reading.empty_cells is not None:
+            looks = reading.empty_cells[mine]
+        else:
+            gaps = np.linalg.norm(means[mine][:, None] - colours[None], axis=-1)
+            looks = colours[gaps.argmin(axis=1)]
+        channel = looks.argmax(axis=-1)[:, None]
+        seen = np.take_along_axis(means[mine], channel, -1)[:, 0]
+        shade[mine] = seen / np.maximum(np.take_along_axis(looks, channel, -1)[:, 0], 1.0)
+    return shade
+
+
+def shade_field(ring: np.ndarray, cells: np.ndarray,
+                config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """rows×cols: the light over the grid, filled in smoothly (normalised convolution)
+    from the border's shade and the cells read surely; 1 where nothing is known."""
+    known = ring.copy()
+    known[1:-1, 1:-1] = cells
+    weights = np.isfinite(known).astype(np.float32)
+    values = np.nan_to_num(known, nan=0.0)
+    filled = np.ones_like(values)
+    for sigma in config.shade_sigmas_cells[::-1]:  # the finest scale with data wins
+        spread = cv2.GaussianBlur(weights, (0, 0), sigma)
+        level = cv2.GaussianBlur(values * weights, (0, 0), sigma)
+        seen = spread > config.shade_min_weight
+        filled[seen] = level[seen] / spread[seen]
+    return np.minimum(filled[1:-1, 1:-1], 1.0)
+
+
+def read_in_shade(reading: FirstReading, ring: np.ndarray, spec: MatSpec,
+                  config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """The labels with the ``?`` cells lying in a soft shadow read again under the
+    light the shadow leaves (failure report real-000: 38 empty cells in a
+    shadow across the mat's corner were ``?``).
+
+    The shadow's light is learnt from the border and from the cells read surely
+    round it; each round reads the cells it reaches, which then tell the light
+    further in. A cell is only read when its look under that light meets every
+    test a cell in plain light must pass; what is too dark to tell stays ``?``.
+    """
+    labels = reading.labels
+    for _ in range(config.shade_rounds):
+        field = shade_field(ring, cell_shade(reading, labels, config), config)
+        retry = (labels == "?") & (field < 1 - config.shade_min_darkening)
+        if not retry.any():
+            break
+        again = reading.classify(reading.pixels / field[..., None, None])
+        # a piece's artwork is X in any light already: read again, a half-lit cell
+        # (a shadow's edge across it) could only pass for one
+        gained = retry & (again != "?") & (again != "X")
+        if not gained.any():
+            break
+        labels = np.where(gained, again, labels)
+    return labels
+
+
 def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
                    config: ReaderConfig = DEFAULT_CONFIG,
                    tag_cells: set[tuple[int, int]] | frozenset = frozenset(),
@@ -656,24 +830,16 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
         return ["?" * spec.cols] * spec.rows
     normalised = _normalised(rectified_rgb, white, ppc)
     pixels = _cell_pixels(normalised, spec.rows, spec.cols, ppc, config)
-    intruder, crossed = border_intrusions(normalised, spec, ppc, config)
+    gain = clipped_white_gain(pixels, clipped_channels(rectified_rgb, spec, ppc, config), config)
+    if (gain < 1).any():
+        normalised, pixels = normalised * gain, pixels * gain
+    intruder, crossed = border_intrusions(normalised, spec, ppc, config, _WHITE * gain)
     palette = _quantised_far_from(intruder, printed_references(spec), config)
     references = class_references(normalised, spec, ppc, config, palette)
-    empty_mean = _EMPTY[None]
-    if spec.kind == "colour":
-        labels = _colour_cells(pixels, references, config)
-        correction = colour_correction(pixels, labels, config)
-        if correction is not None:
-            pixels = _corrected(pixels, correction)
-            references = {name: _corrected(looks, correction) if len(looks) > 1 else looks
-                          for name, looks in references.items()}
-            labels = _colour_cells(pixels, references, config)
-    elif empty_look is not None:
-        look = _cell_pixels(cv2.blur(empty_look, (3, 3)), spec.rows, spec.cols, ppc, config)
-        labels = _tags_cells(pixels, look, config)
-        empty_mean = look.reshape(-1, 3)
-    else:
-        labels = _tags_cells(pixels, np.broadcast_to(_EMPTY, pixels.shape), config)
+    reading = _first_reading(pixels, references, spec, ppc, config, empty_look)
+    pixels, references, empty_mean = reading.pixels, reading.references, reading.empty_mean
+    ring = border_shade(normalised, spec, ppc, _WHITE * gain, config)
+    labels = read_in_shade(reading, ring, spec, config)
     entry = _entry_cells(spec, crossed, set(hidden_corners))
     known = _with_seen_empty(references, pixels, labels)
     labels = np.where(intruded_cells(pixels, intruder, entry, known, config), "?", labels)

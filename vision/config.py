@@ -248,6 +248,37 @@ class ReaderConfig:
     #: Tags mats: at most this share of empty- or shadow-like pixels in an ``X`` cell.
     covered_max_grey_share: float = 0.20
 
+    #: A channel of the white border is clipped when at least this share of its
+    #: border pixels reach ``saturated_level``: the border then understates that
+    #: channel's white, and every cell reads too strong in it (a pinkish empty
+    #: grey under a warm cast: failure report plain-001).
+    white_clipped_share: float = 0.2
+    #: The empty cells then give that channel's white instead: plain cells
+    #: (pixel std below ``white_sample_max_std``) whose other channels are
+    #: within this of the printed grey ...
+    clipped_grey_tolerance: float = 30.0
+    #: ... at least this many of them, agreeing within ``clipped_grey_tolerance``
+    #: in the clipped channel with their median.
+    clipped_min_grey_cells: int = 3
+
+    #: Soft shadows: a border sample is white paper in shadow when its channels'
+    #: ratios to the white differ by less than this share of its light ...
+    shade_max_tint: float = 0.12
+    #: ... and its light is at least this share of the white model's (the spec's
+    #: shadows darken by up to 45 %; darker than this is not read).
+    shade_min_light: float = 0.45
+    #: The light over the grid is filled in from the border and the cells read
+    #: surely, at these scales (Gaussian σ in cells, finest first) where their
+    #: summed weight exceeds ``shade_min_weight`` ...
+    shade_sigmas_cells: tuple[float, ...] = (1.0, 2.5)
+    #: Only cells of a class printed this light (brightest channel) tell the light.
+    shade_min_class_light: int = 150
+    shade_min_weight: float = 0.05
+    #: ... and a ``?`` cell at least this much darker than the white model says is
+    #: read again under that light, for up to ``shade_rounds`` rounds.
+    shade_min_darkening: float = 0.1
+    shade_rounds: int = 4
+
     #: Glare: a pixel is washed out when every channel of the photo is at least
     #: this (the sensor is full) ...
     saturated_level: int = 250
