@@ -54,6 +54,7 @@ def red_share(image: np.ndarray, centre: np.ndarray, cell: float) -> float:
 
 def test_geometry_puts_the_cells_where_the_pose_does(read_photo) -> None:
     _image, mats, geometry = read_photo
+    assert [mat["found"] for mat in mats] == [True, True, False]
     assert sorted(geometry) == [0, 1]  # the missing mat has no place in the frame
     spec = SPECS[0]
     where = geometry[0]
