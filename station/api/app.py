@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
-from station.api import archive, catalogue, health, live, pages, tables, tournaments
+from station.api import archive, camera, catalogue, health, live, pages, tables, tournaments
 from station.api.deps import Services
 from station.api.errors import install_error_handlers
 from station.api.responses import with_project_error_shape
@@ -69,6 +69,7 @@ def create_app(services: Services, background: Background | None = None,
     app.include_router(catalogue.router)
     app.include_router(health.router)
     app.include_router(archive.router)
+    app.include_router(camera.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     _describe_errors_as_sent(app)
     return app

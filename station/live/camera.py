@@ -28,6 +28,11 @@ with a live drone too) stamps in the **drone stream's clock** instead, once the
 drone has sent a frame (the bridge's offset added to ``clock()``); before that,
 or with no drone, it keeps its own clock.
 
+Every frame read is also published, with its reading, to the table's camera view
+(:mod:`station.live.camera_view`, the camera check page). Before a game starts the
+camera still reads, a few frames a second (``PREVIEW_FPS``), the kit's mats of the game
+chosen on that page (none chosen: the frame alone), so a camera can be aimed before play.
+
 Example::
 
     layout = camera_layout("small-warehouse", ["Ana", "Ben"])
@@ -49,6 +54,7 @@ import numpy as np
 from station.games import game_record, game_records
 from station.games.camera import CameraError, CameraLayout, in_order
 from station.kit import default_catalogues, mat_requests
+from station.live.camera_view import FROM_CHOICE, FROM_GAME, CameraView, MatsLookedFor
 from station.live.clock_bridge import ClockBridge
 from station.live.sources import Timed, hand_on
 from station.live.station import Station, UnknownTable
@@ -56,16 +62,20 @@ from station.tags import assign_tags, tags_for_game
 from vision.config import DEFAULT_CONFIG
 from vision.errors import KitError, SourceError, VisionError
 from vision.kit import plan_mats, table_numbers
+from vision.overlay import observation_geometry
 from vision.reader import Reader
 from vision.sources import ReplaySource, open_camera
 from vision.stability import watch
 
-__all__ = ["CameraError", "CameraLayout", "CameraSource", "GameReader", "attach",
-           "camera_games", "camera_layout", "ensure_table", "open_frames", "table_layout"]
+__all__ = ["PREVIEW_FPS", "CameraError", "CameraLayout", "CameraSource", "GameReader", "attach",
+           "camera_games", "camera_layout", "ensure_table", "looked_for_in_game",
+           "looked_for_in_kit", "open_frames", "preview", "table_layout"]
 
 LOG = logging.getLogger("packref.camera")
 Clock = Callable[[], float]
 DEFAULT_STABLE = DEFAULT_CONFIG.stable_frames  # the stability filter's frames
+PREVIEW_FPS = 4.0  # frames read a second before a game starts (aiming needs no more)
+PREVIEW_CHECK_S = 0.5  # how often a replay shown to its end looks for a game or a new choice
 
 
 def camera_games() -> list[str]:
@@ -102,6 +112,24 @@ def camera_layout(game: str, players: list[str], table: int = 0, tables: int = 1
     if record.camera.extend is not None:
         record.camera.extend(layout, catalogues.get(game, {}))
     return layout
+
+
+def looked_for_in_game(layout: CameraLayout) -> MatsLookedFor:
+    """The mats a game's layout reads, labelled as the kit prints them."""
+    return MatsLookedFor(layout.game, FROM_GAME, tuple(layout.specs), _kit_labels(layout.game))
+
+
+def looked_for_in_kit(game: str | None) -> MatsLookedFor:
+    """Every mat the kit prints for ``game`` (table 0 of 1), None: no mats."""
+    if game is None:
+        return MatsLookedFor()
+    mats = _kit_mats(default_catalogues(), game, 0, 1)
+    return MatsLookedFor(game, FROM_CHOICE, tuple(mat.spec for mat in mats),
+                         {mat.spec.id: mat.request.label for mat in mats})
+
+
+def _kit_labels(game: str) -> dict[int, str]:
+    return {mat.spec.id: mat.request.label for mat in _kit_mats(default_catalogues(), game, 0, 1)}
 
 
 # ------------------------------------------------------------ mats → game observations
@@ -157,6 +185,21 @@ class _RepeatAwareReader:
         return observation
 
 
+class _Published:
+    """A reader whose every reading is published, with its frame, to a camera view."""
+
+    def __init__(self, reader: Any, view: CameraView) -> None:
+        self.reader = reader
+        self.config = reader.config
+        self.specs = reader.specs
+        self.view = view
+
+    def observe(self, image: Any, remembered: dict[int, Any] | None = None) -> Any:
+        observation = self.reader.observe(image, remembered)
+        self.view.publish(image, observation.mats, observation_geometry(self.specs, observation))
+        return observation
+
+
 class CameraSource:
     """Timed observations of one table from its frames (see the module).
 
@@ -167,13 +210,14 @@ class CameraSource:
     ``keeper``: the frame behind each item (the game archive,
     ``station.appliance.archive.FrameKeeper``): ``mark()`` before the item is handed
     on, ``keep(mark, item, frame)`` once the consumer asks for the next one.
+    ``view``: the table's camera view, given every frame read and its reading.
     """
 
     def __init__(self, frames: Iterable[Any], layout: CameraLayout, *, fps: float | None = None,
                  stable_frames: int = DEFAULT_STABLE, clock: Clock = time.monotonic,
                  stop: threading.Event | None = None,
                  bridge: ClockBridge | None = None, keeper: Any = None,
-                 lens: Any = None) -> None:
+                 lens: Any = None, view: CameraView | None = None) -> None:
         if fps is not None and fps <= 0:
             raise CameraError(f"fps must be more than 0, not {fps}")
         if stable_frames < 1:
@@ -186,7 +230,8 @@ class CameraSource:
         self.bridge = bridge
         self.stop = stop or threading.Event()
         # one detector for every frame; ``lens``: the camera's calibration (vision.lens)
-        self.reader = _RepeatAwareReader(Reader(layout.specs, lens=lens))
+        reader = _RepeatAwareReader(Reader(layout.specs, lens=lens))
+        self.reader = reader if view is None else _Published(reader, view)
         self.game = GameReader(layout)
         self.sent: dict[str, dict[str, Any]] = {}
         self.keeper = keeper
@@ -292,8 +337,10 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
            lens: Any = None) -> int:
     """Drive a table from its camera until ``stop`` (``packref serve --camera``; blocking).
 
-    The mats are those of the game now started at the table (waiting for one);
-    a new game there starts a new source with its own layout. A replay ends
+    The mats are those of the game now started at the table; a new game there starts a
+    new source with its own layout. Before any game the frames are shown on the camera
+    check page (:func:`preview`). Every frame read goes to the table's camera view
+    (``station.cameras``). A replay ends
     when it runs out, and its errors end it; a camera that fails, or a game it
     cannot read, is logged and tried again every ``wait_s`` seconds. Returns
     the observations handed on. ``bridge``: the table's clock bridge when it has a
@@ -303,21 +350,28 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
     """
     stop = stop or threading.Event()
     ensure_table(station, table_id)
-    replay = not str(where).strip().isdigit()
+    view = station.cameras.bind(table_id, str(where))
+    replay = _is_replay(where)
     handed, warned = 0, ""
     while not stop.is_set():
         try:
             game = table_layout(station, table_id)
-            if game is not None:
-                source = CameraSource(open_frames(where), game[1], stable_frames=stable_frames,
-                                      stop=stop, bridge=None if replay else bridge,
-                                      keeper=keeper, lens=lens)
-                count, ended = _read_game(station, table_id, source, game[0], author)
-                handed += count
-                if ended and replay:
-                    return handed
+            if game is None:
+                preview(station, table_id, where, view, stop, lens=lens)
                 continue
+            view.looking_for(looked_for_in_game(game[1]), "reading the mats of the game "
+                             "at the table")
+            source = CameraSource(open_frames(where), game[1], stable_frames=stable_frames,
+                                  stop=stop, bridge=None if replay else bridge,
+                                  keeper=keeper, lens=lens, view=view)
+            count, ended = _read_game(station, table_id, source, game[0], author)
+            handed += count
+            if ended and replay:
+                view.say("the replay ended: its last frame stays")
+                return handed
+            continue
         except CameraError as error:
+            view.say(f"{error}" if replay else f"{error}; trying again every {wait_s:g} s")
             if replay:
                 raise
             if str(error) != warned:
@@ -325,3 +379,64 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
                 warned = str(error)
         stop.wait(wait_s)
     return handed
+
+
+def _is_replay(where: str | int) -> bool:
+    return not str(where).strip().isdigit()
+
+
+def preview(station: Station, table_id: str, where: str, view: CameraView,
+            stop: threading.Event, *, lens: Any = None,
+            clock: Clock = time.monotonic) -> None:
+    """The camera before a game: until a game starts at the table, another game is chosen
+    on the camera page, or ``stop``, its frames go to ``view`` at ``PREVIEW_FPS``, read
+    with the kit's mats of the chosen game (none chosen: the frames alone, unread).
+
+    A camera's frames between two reads are dropped; a replay is played at that pace,
+    once, and its last frame stays. Raises :class:`CameraError` when the source fails.
+    """
+    chosen = view.chosen()
+    mats = looked_for_in_kit(chosen)
+    view.looking_for(mats, "no game at the table: " + (
+        f"reading the kit's mats of {chosen}" if chosen else
+        "choose a game on the camera page to look for its mats"))
+    reader = Reader(list(mats.specs), lens=lens) if mats.specs else None
+
+    def changed() -> bool:
+        return (stop.is_set() or view.chosen() != chosen
+                or station.refresh(table_id).current is not None)
+
+    if _preview_frames(open_frames(where), view, reader, changed, stop, clock):
+        return
+    view.say("the replay ended: its last frame stays until a game starts or another game "
+             "is chosen" if _is_replay(where) else "the camera gave no more frames")
+    while not changed():
+        stop.wait(PREVIEW_CHECK_S)
+
+
+def _preview_frames(frames: Any, view: CameraView, reader: Reader | None,
+                    changed: Callable[[], bool], stop: threading.Event, clock: Clock) -> bool:
+    """Publish ``frames`` at ``PREVIEW_FPS`` until ``changed()``; whether it did change
+    (False: the frames ran out)."""
+    replay = isinstance(frames, ReplaySource)
+    due = clock()
+    try:
+        for frame in frames:
+            now = clock()
+            if now < due:
+                if not replay:
+                    continue  # a camera's frame between two reads: dropped
+                stop.wait(due - now)
+            if changed():
+                return True
+            due = clock() + 1 / PREVIEW_FPS
+            if reader is None:
+                view.publish(frame, [], {})
+                continue
+            observation = reader.observe(frame)
+            view.publish(frame, observation.mats, observation_geometry(reader.specs, observation))
+    except VisionError as error:
+        raise CameraError(str(error)) from None
+    finally:
+        frames.close()
+    return changed()

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules import Action, State
+from station.live.camera_view import CameraViews
 from station.live.hub import Hub
 from station.live.public import public_entry
 from station.live.table import LiveTable, game_start_state
@@ -46,6 +47,8 @@ class Station:
         #: Called with each table broadcast (in the writer's thread, the table's lock held):
         #: they must return at once (the advisor hands its work to a worker process).
         self.listeners: list[Callable[[LiveTable], None]] = []
+        #: Each camera table's latest frame and reading (the camera check page).
+        self.cameras = CameraViews()
 
     def __repr__(self) -> str:
         return f"<Station {len(self._tables)} tables on {self.store!r}>"

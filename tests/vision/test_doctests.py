@@ -8,7 +8,8 @@ import importlib
 import pytest
 
 MODULES = ["vision", "vision.cells", "vision.config", "vision.errors", "vision.kit",
-           "vision.kit_print", "vision.layout", "vision.markers", "vision.mats", "vision.quiet",
+           "vision.kit_print", "vision.layout", "vision.markers", "vision.mats", "vision.overlay",
+           "vision.quiet",
            "vision.reader", "vision.render", "vision.sources", "vision.stability", "vision.tags",
            "vision.games", "vision.games.moving_day", "vision.games.pick_n_packers",
            "vision.games.removal", "vision.games.small_warehouse", "station.tags",
