@@ -58,12 +58,67 @@ def _tag_key(tag: dict[str, Any]) -> tuple[Any, Any, Any]:
     return tag.get("id"), tag.get("row"), tag.get("col")
 
 
-class Stabilizer:
-    """Passes an observation on once it has been the same for ``stable_frames`` frames in a row.
+def _cells_agree(mat: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether two frames' readings of a mat can show the same thing: found alike, and
+    every cell equal where both read it (``?`` agrees with anything)."""
+    if mat.get("id") != other.get("id") or bool(mat.get("found")) != bool(other.get("found")):
+        return False
+    if not mat.get("found"):
+        return True
+    rows, others = mat["cells"], other["cells"]
+    if [len(row) for row in rows] != [len(row) for row in others]:
+        return False
+    return all(a == b or "?" in (a, b) for row, row_b in zip(rows, others, strict=True)
+               for a, b in zip(row, row_b, strict=True))
 
-    Cells read as ``?`` keep their last stable value before frames are compared, unless
-    ``keep_unknown``: then a ``?`` stays a ``?`` (a reading is passed on only as it was
-    seen, e.g. to learn a piece, where a hand's ``?`` must never become the mat's ``.``).
+
+def _tags_agree(mat: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Every tag one frame sees is seen by the other too, unless its cell is ``?`` there."""
+    for one, two in ((mat, other), (other, mat)):
+        keys = {_tag_key(tag) for tag in two.get("tags", [])}
+        hidden = {(r, c) for r, row in enumerate(two.get("cells", [])) for c, cell in
+                  enumerate(row) if cell == "?"}
+        for tag in one.get("tags", []):
+            if _tag_key(tag) not in keys and (tag.get("row"), tag.get("col")) not in hidden:
+                return False
+    return True
+
+
+def agree(mat: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Whether two frames' readings of a mat agree wherever both saw it.
+
+    >>> a = {"id": 0, "found": True, "cells": ["A?"], "tags": []}
+    >>> agree(a, {"id": 0, "found": True, "cells": ["?."], "tags": []})
+    True
+    >>> agree(a, {"id": 0, "found": True, "cells": ["B."], "tags": []})
+    False
+    """
+    return _cells_agree(mat, other) and (not mat.get("found") or _tags_agree(mat, other))
+
+
+def merged(mat: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Two agreeing readings of a mat as one: each cell as either frame read it, every
+    tag either saw (in the order first seen)."""
+    if not mat.get("found"):
+        return mat
+    cells = ["".join(b if a == "?" else a for a, b in zip(row, row_b, strict=True))
+             for row, row_b in zip(mat["cells"], other["cells"], strict=True)]
+    keys = {_tag_key(tag) for tag in mat.get("tags", [])}
+    tags = [*mat.get("tags", []), *(tag for tag in other.get("tags", [])
+                                    if _tag_key(tag) not in keys)]
+    return {**mat, "cells": cells, "tags": tags}
+
+
+class Stabilizer:
+    """Passes an observation on once it has held for ``stable_frames`` frames in a row.
+
+    A ``?`` is not a change: frames hold together while every cell agrees where both
+    read it (a cell at a glare's edge flickering between its value and ``?`` leaves
+    the run unbroken), and the run's reading is every cell as some frame of it saw
+    it. Cells no frame of the run read keep their last stable value, unless
+    ``keep_unknown``: then frames must be equal, ``?`` included, and a ``?`` stays a
+    ``?`` (a reading is passed on only as it was seen, e.g. to learn a piece, where a
+    hand's ``?`` must never become the mat's ``.``).
     """
 
     def __init__(self, stable_frames: int = DEFAULT_CONFIG.stable_frames,
@@ -79,17 +134,29 @@ class Stabilizer:
     def __repr__(self) -> str:
         return f"<Stabilizer K={self.stable_frames} count={self._count}>"
 
+    def _holds(self, mats: MatList) -> bool:
+        """Whether ``mats`` continues the run of frames held so far."""
+        if self._candidate is None or len(mats) != len(self._candidate):
+            return False
+        if self.keep_unknown:
+            return mats == self._candidate
+        return all(agree(old, new) for old, new in zip(self._candidate, mats, strict=True))
+
     def update(self, mats: MatList) -> MatList | None:
         """Feed one frame's ``mats``; the new stable observation when it has just changed."""
-        before = {mat["id"]: mat for mat in self.stable or []}
-        merged = mats if self.keep_unknown else [_fill_unknown(mat, before.get(mat["id"]))
-                                                 for mat in mats]
-        if merged == self._candidate:
+        if self._holds(mats):
+            self._candidate = [merged(old, new) for old, new in
+                               zip(self._candidate, mats, strict=True)]
             self._count += 1
         else:
-            self._candidate, self._count = merged, 1
-        if self._count >= self.stable_frames and merged != self.stable:
-            self.stable = copy.deepcopy(merged)
+            self._candidate, self._count = copy.deepcopy(mats), 1
+        if self._count < self.stable_frames:
+            return None
+        before = {mat["id"]: mat for mat in self.stable or []}
+        reading = self._candidate if self.keep_unknown else [
+            _fill_unknown(mat, before.get(mat["id"])) for mat in self._candidate]
+        if reading != self.stable:
+            self.stable = copy.deepcopy(reading)
             return self.stable
         return None
 

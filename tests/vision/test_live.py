@@ -117,3 +117,32 @@ def test_watch_keeps_a_mat_whose_markers_are_hidden() -> None:
         hidden[y0:y1, x0:x1] = (60, 90, 140)
     reports = list(watch([*frames, hidden, hidden, hidden], reader, stable_frames=3))
     assert len(reports) == 1 and reports[0]["frame"] == 2
+
+
+def test_a_cell_flickering_between_its_value_and_unknown_does_not_break_stability() -> None:
+    # a card just laid at a glare's edge: the new cells read A, then ?, then A again
+    stabilizer = Stabilizer(stable_frames=3)
+    assert stabilizer.update(mats_of("..")) is None
+    assert stabilizer.update(mats_of("..")) is None
+    assert stabilizer.update(mats_of("..")) == mats_of("..")
+    outputs = [stabilizer.update(mats_of(cells)) for cells in ["AA", "A?", "?A", "AA"]]
+    assert outputs[:2] == [None, None] and outputs[2] == mats_of("AA")
+
+
+def test_frames_that_disagree_where_both_read_start_a_new_run() -> None:
+    stabilizer = Stabilizer(stable_frames=2)
+    outputs = [stabilizer.update(mats_of(cells)) for cells in ["A?", "B?", "?.", "B."]]
+    assert outputs == [None, None, mats_of("B."), None]
+
+
+def test_cells_no_frame_of_the_run_read_keep_their_stable_value() -> None:
+    stabilizer = Stabilizer(stable_frames=2)
+    stabilizer.update(mats_of("AB"))
+    assert stabilizer.update(mats_of("AB")) == mats_of("AB")
+    assert [stabilizer.update(mats_of(cells)) for cells in ["?C", "?C"]] == [None, mats_of("AC")]
+
+
+def test_when_unknown_cells_are_kept_frames_must_be_equal() -> None:
+    stabilizer = Stabilizer(stable_frames=2, keep_unknown=True)
+    assert [stabilizer.update(mats_of(cells)) for cells in ["A?", "?A", "?A"]] == [
+        None, None, mats_of("?A")]
