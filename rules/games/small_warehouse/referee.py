@@ -39,7 +39,13 @@ referees"):
   (e.g. by a button); else the player's choice is not guessed: each supply
   card is a reading (cards that look the same count once), and when they lead
   to different states the referee asks, as above.
-- A change in another player's warehouse → :class:`IllegalAction`.
+- A change in another player's warehouse too: the camera missed a state (a turn never
+  held still long enough). The turns it shows at once are caught up: one placement per
+  changed warehouse, in turn order from the acting player; the one sequence of legal
+  placements leading there is returned, several leading to different states are asked
+  about (:class:`~rules.errors.AmbiguousReading`, each sequence in words), none →
+  :class:`IllegalAction`. A change in another player's warehouse alone →
+  :class:`IllegalAction`.
 - Once the game is over, observations mean nothing: ``[]``.
 
 A game dealt by hand (``docs/rules-notes.md``, "Small Warehouse dealt by hand")
@@ -129,11 +135,8 @@ class Referee:
             grid = _checked_grid(state, player, seen.get("grid"))
             if _changed_cells(state.data["grids"][player], grid):
                 changed_grid[player] = grid
-        for player in changed_grid:
-            if player != acting:
-                raise IllegalAction(
-                    f"the warehouse of {state.players[player]} changed, but it is "
-                    f"{state.players[acting]}'s turn")
+        if any(player != acting for player in changed_grid):
+            return _caught_up(state, changed_grid, observation.get("refill"))
         if acting not in changed_grid:
             return []
         return [_placement_shown(state, changed_grid[acting], observation.get("refill"))]
@@ -217,6 +220,57 @@ def _placement_shown(state: State, seen: Sequence[str], refill: Any) -> Action:
         return legal[0][0]
     readings = [Reading(_reading_words(action), [action]) for action in outcomes.values()]
     raise AmbiguousReading(_what_differs(state, list(outcomes.values())), readings)
+
+
+def _caught_up(state: State, changed: Mapping[int, Sequence[str]], refill: Any) -> list[Action]:
+    """The turns a reading shows at once (the camera missed the states between): one
+    placement per changed warehouse, in turn order from the acting player.
+
+    The one sequence of legal placements leading there is applied; several are asked
+    about (:class:`~rules.errors.AmbiguousReading`, each sequence in words); none:
+    :class:`IllegalAction`, as for a change out of turn.
+    """
+    sequences = list(_sequences(state, dict(changed), refill))
+    outcomes: dict[str, list[Action]] = {}
+    for actions in sequences:
+        after = state.clone()
+        for action in actions:
+            after.apply(action)
+        outcomes.setdefault(json.dumps(after.to_json(), sort_keys=True), actions)
+    if len(outcomes) == 1:
+        return next(iter(outcomes.values()))
+    acting = state.current_player()
+    if not outcomes:
+        other = next(player for player in changed if player != acting)
+        raise IllegalAction(f"the warehouse of {state.players[other]} changed, but it is "
+                            f"{state.players[acting]}'s turn")
+    readings = [Reading(", then ".join(_reading_words(action) for action in actions), actions)
+                for actions in outcomes.values()]
+    raise AmbiguousReading("which cards were laid in the turns the camera missed", readings)
+
+
+def _sequences(state: State, remaining: dict[int, Sequence[str]],
+               refill: Any) -> Iterator[list[Action]]:
+    """Every way the acting player and those after them, each once, reach ``remaining``."""
+    if not remaining:
+        yield []
+        return
+    acting = state.current_player()
+    if state.is_over() or state.is_chance() or acting not in remaining:
+        return
+    rest = {player: grid for player, grid in remaining.items() if player != acting}
+    try:
+        options = [[_placement_shown(state, remaining[acting], refill)]]
+    except AmbiguousReading as asked:
+        options = [reading.actions for reading in asked.readings]
+    except IllegalAction:
+        return
+    for actions in options:
+        after = state.clone()
+        for action in actions:
+            after.apply(action)
+        for later in _sequences(after, rest, None):
+            yield [*actions, *later]
 
 
 def _told_apart(state: State, actions: Sequence[Action]) -> list[Action]:

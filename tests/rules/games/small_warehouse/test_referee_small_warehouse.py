@@ -172,6 +172,35 @@ def test_a_change_in_the_other_players_warehouse_is_refused() -> None:
         Referee().translate(state, seen_by_camera(after))
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_turns_the_camera_missed_are_caught_up_in_turn_order(seed: int) -> None:
+    # Ana's turn never held still; the next reading shows hers and Ben's at once
+    rng = random.Random(seed)
+    game = get_game("small-warehouse")
+    state = game.new_game(["Ana", "Ben"], seed=seed, catalogue=catalogue_without_twins())
+    played = state.clone()
+    chosen = []
+    for _ in range(2):
+        action = rng.choice([a for a in played.legal_actions() if a["source"] == "supply"])
+        played.apply(action)
+        chosen.append(action)
+    actions = Referee().translate(state, seen_by_camera(played))
+    assert actions == chosen
+    for action in actions:
+        state.apply(action)
+    assert state == played
+
+
+def test_a_change_out_of_turn_that_no_sequence_explains_is_still_refused() -> None:
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=7)
+    first = placed_copy(state, state.legal_actions()[0])  # Ana's card
+    both = placed_copy(first, first.legal_actions()[0])   # then Ben's
+    grids = both.data["grids"]
+    grids[0], grids[1] = grids[1], grids[0]  # each seen on the other's mat
+    with pytest.raises(IllegalAction):
+        Referee().translate(state, seen_by_camera(both))
+
+
 def test_cells_the_camera_cannot_read_may_leave_placements_it_cannot_tell_apart() -> None:
     state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=7)
     action = next(a for a in state.legal_actions() if a["source"] == "supply")
