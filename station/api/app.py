@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from station.api import archive, catalogue, health, live, pages, tables, tournaments
 from station.api.deps import Services
+from station.api.docs import install_docs
 from station.api.errors import install_error_handlers
 from station.api.responses import with_project_error_shape
 from station.live.hub import HubRelay
@@ -58,6 +59,7 @@ def create_app(services: Services, background: Background | None = None,
 
     app = FastAPI(title="packref station", lifespan=lifespan,
                   generate_unique_id_function=operation_id,
+                  docs_url=None, redoc_url=None,  # station.api.docs: the offline pages
                   description="Live tables, referee decisions and tournaments. Reads are "
                   "public; writes need 'Authorization: Bearer <organiser token>'.")
     app.state.services = services
@@ -69,6 +71,7 @@ def create_app(services: Services, background: Background | None = None,
     app.include_router(catalogue.router)
     app.include_router(health.router)
     app.include_router(archive.router)
+    install_docs(app)  # before /static: its assets are under /static/api-docs
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     _describe_errors_as_sent(app)
     return app

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
+from station.cli._data import data_folder, data_help
 from station.errors import InputError
 from station.output import emit
 
@@ -29,7 +29,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "the station runs as.")
     token.add_argument("--new", action="store_true",
                        help="make a new token (required: the old one is replaced)")
-    token.add_argument("--data", help="data directory (default: the per-user one)")
+    token.add_argument("--data", metavar="DIR", help=data_help())
     token.add_argument("--print", dest="print_anyway", action="store_true",
                        help="print the token even though stdout is not a terminal (a pipe "
                        "or file keeps it: use it only to hand it to something you trust)")
@@ -50,13 +50,12 @@ def _refusal(arguments: argparse.Namespace) -> str | None:
 
 
 def run_token(arguments: argparse.Namespace) -> int:
-    from station.config import default_data_dir
     from station.tokens import make_token, replace_token
 
     refusal = _refusal(arguments)
     if refusal:
         raise InputError(refusal)
-    data_dir = Path(arguments.data) if arguments.data else default_data_dir()
+    data_dir = data_folder(arguments)
     token = make_token()
     try:
         path = replace_token(data_dir, token)
