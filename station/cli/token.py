@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from station.cli._data import data_folder, data_help
+from station.cli._data import data_folder, data_help, say_pending
 from station.errors import InputError
 from station.output import emit
 
@@ -61,6 +61,7 @@ def run_token(arguments: argparse.Namespace) -> int:
         path = replace_token(data_dir, token)
     except OSError as error:
         raise InputError(f"token --new: cannot write in {data_dir}: {error.strerror}") from None
+    say_pending()  # the data folder first: the line about the token is the last word
     emit({"token": token, "data": str(data_dir), "file": str(path)})
     print("packref: the organiser's new token is the \"token\" above: keep it, it is shown "
           "only this once; the old one no longer works", file=sys.stderr)
