@@ -1,9 +1,10 @@
-"""The API's documentation pages, ``/docs`` (Swagger UI) and ``/redoc``, working offline.
+"""The API's documentation page, ``/docs`` (Swagger UI), working offline.
 
-FastAPI's own pages load their scripts from a CDN, so at a venue without internet they
-stay blank. These load them from the station itself: the Swagger UI and ReDoc bundles that
-the ``fastapi-offline`` package ships in its wheel (MIT; Swagger UI is Apache-2.0, ReDoc
-MIT; about 2.8 MB), served under ``/static/api-docs/``.
+FastAPI's own page loads its script and style from a CDN, so at a venue without internet it
+stays blank. This one loads them from the station itself: the Swagger UI bundle that the
+``fastapi-offline`` package ships in its wheel (the package is MIT, Swagger UI Apache-2.0;
+its wheel is 0.8 MB), served under ``/static/api-docs/``. There is no ``/redoc``: ReDoc
+fetches its logo from its maker's site whatever it is given, so it is not offline.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
 from fastapi.openapi.docs import (
-    get_redoc_html,
     get_swagger_ui_html,
     get_swagger_ui_oauth2_redirect_html,
 )
@@ -27,7 +27,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def assets_dir() -> Path:
-    """The folder of the Swagger UI and ReDoc bundles, inside the installed package."""
+    """The folder of the Swagger UI bundle, inside the installed package."""
     return Path(str(files("fastapi_offline") / "static"))
 
 
@@ -46,18 +46,8 @@ async def swagger_ui_redirect() -> HTMLResponse:
     return get_swagger_ui_oauth2_redirect_html()
 
 
-@router.get("/redoc", response_class=HTMLResponse)
-async def redoc() -> HTMLResponse:
-    # with_google_fonts off: ReDoc's fonts come from Google's servers, and it reads well in
-    # the browser's own
-    return get_redoc_html(openapi_url=OPENAPI_URL, title="packref station · API",
-                          redoc_js_url=f"{ASSETS_URL}/redoc.standalone.js",
-                          redoc_favicon_url=f"{ASSETS_URL}/favicon.png",
-                          with_google_fonts=False)
-
-
 def install_docs(app: FastAPI) -> None:
-    """The documentation pages and their assets on ``app`` (made with ``docs_url=None,
+    """The documentation page and its assets on ``app`` (made with ``docs_url=None,
     redoc_url=None``, so FastAPI's CDN pages are not there)."""
     app.include_router(router)
     app.mount(ASSETS_URL, StaticFiles(directory=assets_dir()), name="api-docs")
