@@ -302,13 +302,13 @@ class Doctor:
         return Check.passed("disk", free_mb >= self.setup.limits.disk_free_mb, detail)
 
     def check_kit(self) -> Check:
+        if not self.camera_checked:  # (a frame of another station's camera is not ours)
+            return Check.of("kit", NOT_CONFIGURED, "no camera bound to a table to see the kit")
         frame, source = self.frame, ""
         recent = self.setup.recent_frame() if frame is None else None
         if recent is not None:
             table, age, frame = recent
             source = f" (the station's frame of table {table}, {age:.0f} s ago)"
-        if frame is None and not self.camera_checked:
-            return Check.of("kit", NOT_CONFIGURED, "no camera bound to a table to see the kit")
         if frame is None:
             return Check.of("kit", NEEDS_ATTENTION, "no camera frame to look for the mats in")
 
