@@ -64,6 +64,7 @@ def create_app(services: Services, background: Background | None = None,
                   "public; writes need 'Authorization: Bearer <organiser token>'.")
     app.state.services = services
     install_error_handlers(app)
+    install_docs(app)  # before /static: its assets are under /static/api-docs
     app.include_router(tables.router)
     app.include_router(tournaments.router)
     app.include_router(live.router)
@@ -71,7 +72,6 @@ def create_app(services: Services, background: Background | None = None,
     app.include_router(catalogue.router)
     app.include_router(health.router)
     app.include_router(archive.router)
-    install_docs(app)  # before /static: its assets are under /static/api-docs
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     _describe_errors_as_sent(app)
     return app
