@@ -1,16 +1,23 @@
-# make demo  - set up .venv and run the main job
-# make test  - set up everything the tests need and run the whole suite
+# make demo  - set up .venv with packref's runtime dependencies only, and run the main job
+# make test  - add what the tests need (developer extras, Debian packages, npm) and run the suite
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test setup system-deps lint bench clean
+.PHONY: demo test setup dev system-deps lint bench clean
 
-setup: $(VENV)/.installed
+# Two stamps: the runtime (what `make demo` and a station need) and, on top of it, the
+# developer extras (test runners, browsers' driver, linters: several hundred MB more).
+setup: $(VENV)/.runtime
+dev: $(VENV)/.dev
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.runtime: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.runtime
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
@@ -26,14 +33,14 @@ demo:
 	$(MAKE) setup
 	$(BIN)/packref demo
 
-lint: setup
+lint: dev
 	$(BIN)/ruff check .
 
-test: system-deps setup node_modules/.installed
+test: system-deps dev node_modules/.installed
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 
-bench: setup
+bench: dev
 	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:

@@ -14,6 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from station.api import archive, camera, catalogue, health, live, pages, tables, tournaments
 from station.api.deps import Services
+from station.api.docs import install_docs
 from station.api.errors import install_error_handlers
 from station.api.responses import with_project_error_shape
 from station.live.hub import HubRelay
@@ -58,10 +59,12 @@ def create_app(services: Services, background: Background | None = None,
 
     app = FastAPI(title="packref station", lifespan=lifespan,
                   generate_unique_id_function=operation_id,
+                  docs_url=None, redoc_url=None,  # station.api.docs: the offline pages
                   description="Live tables, referee decisions and tournaments. Reads are "
                   "public; writes need 'Authorization: Bearer <organiser token>'.")
     app.state.services = services
     install_error_handlers(app)
+    install_docs(app)  # before /static: its assets are under /static/api-docs
     app.include_router(tables.router)
     app.include_router(tournaments.router)
     app.include_router(live.router)

@@ -21,6 +21,7 @@ import threading
 import traceback
 from collections.abc import Sequence
 
+from station.cli._data import drop_pending, say_pending
 from station.errors import InputError
 from station.games import game_records
 
@@ -63,14 +64,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Ctrl-C does, so its clean-up runs: the database is closed, temporary
         # folders and half-written outputs are removed.
         signal.signal(signal.SIGTERM, _interrupt)
+    drop_pending()
     try:
         parser = build_parser()
         arguments = parser.parse_args(argv)
         if not hasattr(arguments, "run"):
             parser.print_help(sys.stderr)
             return 2
-        return int(arguments.run(arguments) or 0)
+        status = int(arguments.run(arguments) or 0)
+        say_pending()  # the data folder used, for a command with nothing to print too
+        return status
     except InputError as error:
+        drop_pending()  # a mistake is its one line (the line names the folder where it matters)
         print(str(error).splitlines()[0] if str(error) else "bad input", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -22,6 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from station.cli._addresses import WILDCARDS, network_addresses, url_of
+from station.cli._data import data_folder, data_help, say_data_folder, say_pending
 from station.errors import InputError
 from station.output import emit
 from station.private import private_file
@@ -45,7 +47,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                        "0.0.0.0 for the local network)")
     serve.add_argument("--port", type=int, default=None,
                        help="port (default 8000; 0: any free)")
-    serve.add_argument("--data", help="data directory (default: a per-user directory)")
+    serve.add_argument("--data", metavar="DIR", help=data_help())
     serve.add_argument("--config", metavar="FILE",
                        help="the station's settings: cameras, boards, host, port (default "
                        "DATA/station.toml when there is one; the command line wins)")
@@ -89,7 +91,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "loop (translator, engine, store, dashboard), again and again until Ctrl-C.")
     demo.add_argument("--host", default="127.0.0.1", help="address to listen on")
     demo.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free)")
-    demo.add_argument("--data", help="data directory (default: a temporary one, removed at exit)")
+    demo.add_argument("--data", metavar="DIR",
+                      help="data folder (default: a temporary one, removed at exit)")
     demo.add_argument("--speed", type=float, default=1.0, help="replay speed factor (default 1)")
     demo.add_argument("--once", action="store_true", help="play each recording once, then exit")
     demo.set_defaults(run=run_demo)
@@ -110,10 +113,18 @@ def _listen(host: str, port: int) -> socket.socket:
     return listener
 
 
-def _url(listener: socket.socket, host: str) -> str:
+def _urls(listener: socket.socket, host: str) -> list[str]:
+    """Where the station can be opened: for a wildcard ``host`` (``0.0.0.0``, ``::``) every
+    address of this machine another one can reach (none found: this machine's own only);
+    else ``host`` itself. The first is the JSON line's ``url``."""
     port = listener.getsockname()[1]
-    shown = "127.0.0.1" if host in ("0.0.0.0", "") else (f"[{host}]" if ":" in host else host)
-    return f"http://{shown}:{port}/"
+    if host not in WILDCARDS:
+        return [url_of(host, port)]
+    found = network_addresses(host)
+    if not found:
+        print("packref: no network address found: only this machine can open the station",
+              file=sys.stderr)
+    return [url_of(address, port) for address in found] or [url_of("127.0.0.1", port)]
 
 
 def _run_server(app: Any, listener: socket.socket) -> Any:
@@ -189,6 +200,7 @@ def _announce(url: str, settings: Any, extra: dict[str, Any] | None = None,
     document: dict[str, Any] = {"url": url, "data": str(settings.data_dir), **fields}
     document.update(extra or {})
     logging.getLogger("packref").info("station listening at %s", url)
+    say_pending()  # the data folder, before the line
     emit(document)
     if words:
         print(words, file=sys.stderr)
@@ -316,14 +328,14 @@ def run_serve(arguments: argparse.Namespace) -> int:
     from station.appliance.config import STATION_FILE
     from station.appliance.setup import archive_dir
     from station.appliance.station_file import apply_station_file
-    from station.config import default_data_dir, load_settings
+    from station.config import load_settings
     from station.live.plan import StationPlan
 
-    data_dir = Path(arguments.data) if arguments.data else default_data_dir()
+    data_dir = data_folder(arguments)
     apply_station_file(arguments, data_dir, STATION_FILE)
     tables = _table_plans(arguments, data_dir)
     advice = _advice_settings(arguments)
-    settings = load_settings(arguments.data, arguments.db, advice, _allowed_origins(arguments))
+    settings = load_settings(data_dir, arguments.db, advice, _allowed_origins(arguments))
     plan = StationPlan(
         host=arguments.host, port=arguments.port, data=settings.data_dir,
         database=settings.database_url, catalogues=_catalogues(arguments, settings),
@@ -342,6 +354,7 @@ def serve(plan: StationPlan, settings: Settings | None = None) -> int:
     already loaded (else loaded here from the plan).
     Nothing in the plan is checked again here (``packref serve`` checks its options)."""
     from station.api import create_app
+    from station.appliance.setup import StationDevices
     from station.config import load_settings
 
     settings = settings or load_settings(plan.data, plan.database, plan.advice)
@@ -353,9 +366,13 @@ def serve(plan: StationPlan, settings: Settings | None = None) -> int:
         extra["drones"] = plan.drones()
     if plan.cameras():
         extra["cameras"] = plan.cameras()
-    url = _url(listener, plan.host)
+    urls = _urls(listener, plan.host)
+    if plan.host in WILDCARDS:
+        extra["urls"] = urls  # every address a phone on the network may use
     app = create_app(services, _live_tables(plan),
-                     ready=lambda: _announce(url, settings, extra, token))
+                     ready=lambda: _announce(urls[0], settings, extra, token))
+    app.state.station_devices = StationDevices(  # what its health checks
+        plan.cameras(), plan.drones(), plan.gpio_buttons is not None)
     try:
         _run_server(app, listener)
     finally:
@@ -408,7 +425,7 @@ def _demo_loop(recordings: list[Any], arguments: argparse.Namespace, played: lis
 def run_demo(arguments: argparse.Namespace) -> int:
     from station.api import create_app
     from station.appliance.archive import keep_demo_frames
-    from station.appliance.setup import archive_dir
+    from station.appliance.setup import StationDevices, archive_dir
     from station.config import load_settings
     from station.demo.demo import prepare_tables
     from station.demo.recordings import MissingRecording, demo_recordings
@@ -421,6 +438,7 @@ def run_demo(arguments: argparse.Namespace) -> int:
     played: list[int] = []
     try:  # from here on, a stop at any moment (Ctrl-C, SIGTERM) removes the demo's folder
         settings = load_settings(data)
+        say_data_folder(settings.data_dir)
         try:
             recordings = demo_recordings(data_dir=Path(settings.data_dir))
         except MissingRecording as error:  # never a quietly made-up game instead
@@ -434,11 +452,16 @@ def run_demo(arguments: argparse.Namespace) -> int:
         listener, services = _open(plan, settings)
         tables = prepare_tables(services.station, recordings)
         keep_demo_frames(services.station, recordings, plan.archive)
-        url = _url(listener, arguments.host)
+        urls = _urls(listener, arguments.host)
+        url = urls[0]
         background = _demo_loop(recordings, arguments, played,
                                 stop=lambda: setattr(app.state.server, "should_exit", True))
-        app = create_app(services, background, ready=lambda: _announce(
-            url, settings, {"tables": [f"{url}tables/{t}" for t in tables]}, token))
+        shown: dict[str, Any] = {"tables": [f"{url}tables/{t}" for t in tables]}
+        if arguments.host in WILDCARDS:
+            shown["urls"] = urls
+        app = create_app(services, background,
+                         ready=lambda: _announce(url, settings, shown, token))
+        app.state.station_devices = StationDevices()  # recordings only: no device to check
         _run_server(app, listener)
         if arguments.once:
             emit({"games": sum(played), "tables": tables,

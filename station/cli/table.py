@@ -12,15 +12,11 @@ import secrets
 import sys
 from typing import Any
 
+from station.cli._data import data_folder, existing_station, storage_options
 from station.errors import InputError
 from station.output import emit, emit_lines
 
 ORDER = 70
-
-
-def _storage_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", help="data directory (default: the per-user one)")
-    parser.add_argument("--db", help="database URL (default: SQLite under --data)")
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -40,24 +36,24 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                           "shuffled and dealt by hand, and every draw is learnt at the table")
     add.add_argument("--catalogue", metavar="FILE",
                      help="your copy's catalogue for the game (packref catalogue learn/edit)")
-    _storage_options(add)
+    storage_options(add)
     add.set_defaults(run=run_add)
     listing = commands.add_parser("list", help="every table, one JSON line each")
-    _storage_options(listing)
-    listing.set_defaults(run=run_list)
+    storage_options(listing)
+    listing.set_defaults(run=run_list, existing="table list")
     show = commands.add_parser("show", help="a table's live snapshot as JSON")
     show.add_argument("id")
-    _storage_options(show)
-    show.set_defaults(run=run_show)
+    storage_options(show)
+    show.set_defaults(run=run_show, existing="table show")
     events = commands.add_parser("events", help="a table's stored events, as JSON Lines")
     events.add_argument("id")
-    _storage_options(events)
-    events.set_defaults(run=run_events)
+    storage_options(events)
+    events.set_defaults(run=run_events, existing="table events")
     outcomes = commands.add_parser(
         "outcomes", help="what the table may reveal now: the legal outcomes, as JSON")
     outcomes.add_argument("id")
-    _storage_options(outcomes)
-    outcomes.set_defaults(run=run_outcomes)
+    storage_options(outcomes)
+    outcomes.set_defaults(run=run_outcomes, existing="table outcomes")
     reveal = commands.add_parser(
         "reveal", help="enter a chance outcome seen at a table dealt by hand",
         description="Enter what the table shows (a card drawn, a present turned up): one of "
@@ -65,25 +61,31 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                     "(and flagged at the table) when it is not a legal outcome.")
     reveal.add_argument("id")
     reveal.add_argument("action", help='the reveal as JSON, e.g. \'{"type": "reveal", ...}\'')
-    _storage_options(reveal)
-    reveal.set_defaults(run=run_reveal)
+    storage_options(reveal)
+    reveal.set_defaults(run=run_reveal, existing="table reveal")
     archive = commands.add_parser(
         "archive", help="a table's games as a ZIP: events, the photo behind every ruling "
         "and flag, final scores")
     archive.add_argument("id")
     archive.add_argument("--out", required=True, help="the ZIP file to write (atomically)")
-    _storage_options(archive)
-    archive.set_defaults(run=run_archive)
+    storage_options(archive)
+    archive.set_defaults(run=run_archive, existing="table archive")
     table.set_defaults(run=lambda _arguments: (table.print_help(sys.stderr), 2)[1])
 
 
 def open_station(arguments: argparse.Namespace) -> Any:
-    """The station over the database named by ``--data``/``--db`` (no server, no broadcast)."""
+    """The station over the database named by ``--data``/``--db`` (no server, no broadcast).
+
+    A command that needs a station already there (``existing``: its name, set by its
+    parser) stops with exit 2 where there is none, and makes nothing (``station.cli._data``).
+    """
     from station.config import load_settings
     from station.live.station import Station
     from station.store import EventStore, open_database
 
-    settings = load_settings(arguments.data, arguments.db)
+    existing = getattr(arguments, "existing", None)
+    folder = existing_station(arguments, existing) if existing else data_folder(arguments)
+    settings = load_settings(folder, arguments.db)
     return Station(EventStore(open_database(settings.database_url)))
 
 
@@ -223,7 +225,7 @@ def run_archive(arguments: argparse.Namespace) -> int:
 
     station = open_station(arguments)
     _known(station, arguments.id)
-    data_dir = load_settings(arguments.data, arguments.db).data_dir
+    data_dir = load_settings(data_folder(arguments), arguments.db).data_dir
     out = Path(arguments.out)
     if out.is_dir():
         raise InputError(f"--out: {out} is a directory, not a file")

@@ -12,8 +12,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 
+from station.cli._data import data_folder, data_help, say_pending
 from station.errors import InputError
 from station.output import emit
 
@@ -29,7 +29,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         "the station runs as.")
     token.add_argument("--new", action="store_true",
                        help="make a new token (required: the old one is replaced)")
-    token.add_argument("--data", help="data directory (default: the per-user one)")
+    token.add_argument("--data", metavar="DIR", help=data_help())
     token.add_argument("--print", dest="print_anyway", action="store_true",
                        help="print the token even though stdout is not a terminal (a pipe "
                        "or file keeps it: use it only to hand it to something you trust)")
@@ -50,18 +50,18 @@ def _refusal(arguments: argparse.Namespace) -> str | None:
 
 
 def run_token(arguments: argparse.Namespace) -> int:
-    from station.config import default_data_dir
     from station.tokens import make_token, replace_token
 
     refusal = _refusal(arguments)
     if refusal:
         raise InputError(refusal)
-    data_dir = Path(arguments.data) if arguments.data else default_data_dir()
+    data_dir = data_folder(arguments)
     token = make_token()
     try:
         path = replace_token(data_dir, token)
     except OSError as error:
         raise InputError(f"token --new: cannot write in {data_dir}: {error.strerror}") from None
+    say_pending()  # the data folder first: the line about the token is the last word
     emit({"token": token, "data": str(data_dir), "file": str(path)})
     print("packref: the organiser's new token is the \"token\" above: keep it, it is shown "
           "only this once; the old one no longer works", file=sys.stderr)

@@ -12,16 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from station.cli._data import storage_options
 from station.cli.table import open_station
 from station.errors import InputError
 from station.output import emit
 
 ORDER = 80
-
-
-def _storage_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", help="data directory (default: the per-user one)")
-    parser.add_argument("--db", help="database URL (default: SQLite under --data)")
 
 
 def _names(text: str, place: str) -> list[str]:
@@ -44,8 +40,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
     def command(name: str, help_text: str, run: Callable[..., int]) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text)
-        _storage_options(sub)
-        sub.set_defaults(run=run)
+        storage_options(sub)
+        # every command but add works on a tournament already there: none there, it stops
+        sub.set_defaults(run=run, existing=None if name == "add" else f"tournament {name}")
         return sub
 
     _add_setup_commands(command)

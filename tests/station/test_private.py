@@ -103,5 +103,5 @@ def test_a_private_file_is_made_empty_and_an_existing_one_keeps_its_content(
 
 def test_a_data_directory_that_is_a_file_is_one_line(tmp_path: Path, cli) -> None:
     (tmp_path / "data").write_text("not a folder")
-    result = cli("table", "list", "--data", tmp_path / "data")
+    result = cli("table", "add", "T", "--data", tmp_path / "data")  # a command that makes it
     result.assert_bad_input(f"--data: cannot make {tmp_path / 'data'}:")
