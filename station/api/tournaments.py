@@ -124,8 +124,11 @@ def watch_results(services: Services) -> results.ResultsRecorder:
 
 @router.get("/at-table/{table_id}", **documented(GameAtTable, *READ))
 def game_at_table(table_id: TableId, session: SessionDep, services: ServicesDep) -> dict[str, Any]:
-    """The tournament game of the table's current game (404 if it is not one)."""
-    game = services.station.snapshot(table_id)["game"]
+    """The tournament game of the table's current game (404 if it is not one); with no game
+    in play, of its last game (one ended by a result entered by hand: its players still
+    confirm that result at the table)."""
+    snapshot = services.station.snapshot(table_id)
+    game = snapshot["game"] or (snapshot["past_games"] or [None])[-1]
     return results.game_at_table(session, table_id, game["seq"] if game else None)
 
 
