@@ -141,7 +141,8 @@ def pair_next_round(session: Session, station: Station | None, tournament_id: st
                                              f"round {number} of {tournament_id}").game_seq
         rows.append(MatchRow(tournament_id=tournament_id, round=number, players=players,
                              table_id=table, game_seq=game_seq))
-    service.set_tournament_game(session, tournament_id, game)
+    if service.tournament_game(session, tournament_id) is None:  # the next round's default
+        service.set_tournament_game(session, tournament_id, game)
     session.add_all(rows)
     session.flush()
     for row in rows:  # the seats are known: each player gets the code they sign with

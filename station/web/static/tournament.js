@@ -131,7 +131,7 @@
     const round = current.rounds.find((r) => r.round === number);
     if (!round) return;
     document.getElementById("slips").innerHTML = round.games.map((g) => '<div class="slip"><h2>' + esc(current.name) +
-      " · round " + round.round + " · game " + g.id + '</h2><div class="where">' + (g.table ? "Table " + esc(g.table) : "Any free table") +
+      " · round " + round.round + " · game " + g.id + '</h2><div class="where">' + (g.table ? "Table " + esc(g.table) : "Waiting for a table") +
       "</div><table><tr><th>player</th><th>score</th><th>signature</th></tr>" +
       g.players.map((p) => "<tr><td>" + esc(p) + '</td><td class="blank"></td><td class="blank"></td></tr>').join("") +
       "</table></div>").join("") + (round.byes.length ? '<div class="slip"><h2>' + esc(current.name) + " · round " + round.round +
@@ -304,7 +304,7 @@
     }
     if (!winners.length) { box.textContent = override.checked ? "Tick at least one winner, or the highest total wins." : "Enter every score to see who wins."; return; }
     const why = chosenWinners().length ? " (chosen by the organiser)." : tied.length && rule ? " (the tie broken on " + rule.words + ")." :
-      tied.length ? " (the highest total, shared)." : " (the highest total).";
+      " (the highest total).";
     box.textContent = "On saving: " + winWords(winners) + why;
   }
 

@@ -259,3 +259,19 @@ def test_a_database_made_before_tournaments_stored_their_game_still_opens(
     with reopened.session() as session:
         assert service.tournament_game(session, "old") == "moving-day"
     reopened.close()
+
+
+def test_the_first_game_paired_becomes_the_tournaments(client: TestClient) -> None:
+    _tables(client, "t1")
+    _tournament(client, None, ["Ana", "Ben"])
+    unnamed = _pair(client)
+    assert unnamed.status_code == 400
+    assert unnamed.json()["detail"] == "$.game: name the game (the tournament names none)"
+    first = _pair(client, game="small-warehouse").json()["games"][0]
+    detail = client.get("/api/tournaments/cup").json()
+    assert detail["game"] == "small-warehouse" and detail["tie_break"]["key"] == "empty_boxes"
+    client.put(f"/api/tournaments/cup/games/{first['id']}/result", headers=AUTH,
+               json={"scores": {"Ana": 9, "Ben": 4}}).raise_for_status()
+    assert _pair(client).status_code == 201  # round 2: the stored game
+    assert _pair(client, game="moving-day", force=True).status_code == 201
+    assert client.get("/api/tournaments/cup").json()["game"] == "small-warehouse"
