@@ -104,14 +104,28 @@ class MatchCreate(Strict):
 
 
 class MatchStart(Strict):
-    game: Name
+    """Start a tournament game at its table, or at ``table`` (one named for a game that
+    waits); ``game`` defaults to the tournament's; dealt by hand unless ``deal`` is "seed";
+    a table with a game in play only with ``replace``."""
+
+    game: Name | None = None
     seed: Seed | None = None
     options: dict[str, Any] | None = None
+    deal: Literal["seed", "table"] = "table"
+    table: Identifier | None = None
+    replace: bool = False
+
+
+Points = Annotated[int, Field(ge=-10_000, le=10_000)]
 
 
 class ResultIn(Strict):
-    scores: dict[str, Annotated[int, Field(ge=-10_000, le=10_000)]]
+    """A result by hand; ``tie_break``: for a tie on top, each tied player's figure the
+    game's rulebook breaks ties on (Moving Day: snack points; docs/formats.md §10)."""
+
+    scores: dict[str, Points]
     winners: list[str] | None = None
+    tie_break: dict[str, Points] | None = None
 
 
 class HintsIn(Strict):

@@ -306,10 +306,28 @@ class Settled(Open):
     at: str
 
 
+class ResultOutcome(Open):
+    """A result's scores and winners (and tie-break figures, when a tie needed them)."""
+
+    scores: dict[str, int | float]
+    winners: list[str]
+    tie_break: dict[str, int] | None = None
+
+
+class Correction(Open):
+    """A result replaced by another: when, by whom, and what it was and became."""
+
+    at: str
+    author: str
+    old: ResultOutcome
+    new: ResultOutcome
+
+
 class Result(Open):
     """A game's result: by hand, live (``final`` once over) or a bye. ``confirmations``: each
     player's word on these scores; ``disputed``: a player disagreed and the organiser has
-    not settled it yet (a later "agree" does not undo it)."""
+    not settled it yet (a later "agree" does not undo it). ``tie_break``: the figures a tie
+    was broken on; ``corrections``: each earlier result this one replaced, oldest first."""
 
     scores: dict[str, int | float]
     winners: list[str]
@@ -319,6 +337,8 @@ class Result(Open):
     confirmations: dict[str, bool] | None = None
     disputed: bool | None = None
     settled: Settled | None = None
+    tie_break: dict[str, int] | None = None
+    corrections: list[Correction] | None = None
 
 
 class TournamentGame(Open):
@@ -373,10 +393,15 @@ class GameSigning(Open):
 
 
 class StartedGame(Open):
+    """A tournament game started at a table: its first event, its seed (null when dealt
+    by hand), how it was dealt and which game."""
+
     id: int
     table: str | None
     game_seq: int | None
-    seed: int
+    seed: int | None
+    deal: str = "table"
+    game: str | None = None
 
 
 class Round(Open):
@@ -403,6 +428,16 @@ class Dispute(Open):
     disagree: list[str]
 
 
+class TieBreakRule(Open):
+    """What a hand result asks for a tie on top: the figure the game's rulebook breaks
+    ties on (``key``, e.g. ``snack_points``; ``words``: as the form says it) and which
+    wins (``better``: ``higher`` or ``lower``)."""
+
+    key: str
+    words: str
+    better: str
+
+
 class TournamentDetail(Open):
     """Players, rounds with games and results, standings and the organiser's rules."""
 
@@ -417,6 +452,8 @@ class TournamentDetail(Open):
     locks: dict[str, str]
     forbidden: list[list[str]]
     allow_hints: bool = False
+    game: str | None = None
+    tie_break: TieBreakRule | None = None
 
 
 class PlayersOut(Open):

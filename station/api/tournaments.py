@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request, Response, status
@@ -14,6 +14,7 @@ from station.api.models import (
     NO_NUL,
     GameId,
     HintsIn,
+    Identifier,
     MatchCreate,
     MatchStart,
     Name,
@@ -55,11 +56,16 @@ class TournamentIn(TournamentCreate):
 
 
 class RoundIn(Strict):
-    """Pair the next round of ``game``: tables of ``size`` (default: the most it allows)."""
+    """Pair the next round of ``game`` (default: the tournament's): tables of ``size``
+    (default: the most it allows) at ``tables`` (default: every table with no game in play;
+    one in play only with ``replace``), each game dealt by hand unless ``deal`` is "seed"."""
 
-    game: Name
+    game: Name | None = None
     size: Annotated[int, Field(ge=2, le=12)] | None = None
     force: bool = False
+    tables: Annotated[list[Identifier], Field(max_length=200)] | None = None
+    deal: Literal["seed", "table"] = "table"
+    replace: bool = False
 
 
 Code = Annotated[str, Field(min_length=1, max_length=32, pattern=NO_NUL, examples=["K7QD-M2XA"],
@@ -118,8 +124,11 @@ def watch_results(services: Services) -> results.ResultsRecorder:
 
 @router.get("/at-table/{table_id}", **documented(GameAtTable, *READ))
 def game_at_table(table_id: TableId, session: SessionDep, services: ServicesDep) -> dict[str, Any]:
-    """The tournament game of the table's current game (404 if it is not one)."""
-    game = services.station.snapshot(table_id)["game"]
+    """The tournament game of the table's current game (404 if it is not one); with no game
+    in play, of its last game (one ended by a result entered by hand: its players still
+    confirm that result at the table)."""
+    snapshot = services.station.snapshot(table_id)
+    game = snapshot["game"] or (snapshot["past_games"] or [None])[-1]
     return results.game_at_table(session, table_id, game["seq"] if game else None)
 
 
@@ -194,9 +203,12 @@ def add_match(tournament_id: TournamentId, body: MatchCreate, session: SessionDe
 def start_match(tournament_id: TournamentId, match_id: GameId, body: MatchStart,
                 session: SessionDep,
                 services: ServicesDep, author: TokenDep) -> dict[str, Any]:
-    """Start the game at its table; the result then comes from the live game."""
+    """Start the game at its table (or ``table``, for a game waiting for one), dealt by
+    hand unless ``deal`` is "seed"; the result then comes from the live game. 409 when the
+    table has a game in play and ``replace`` is not said."""
     started = service.start_match(session, services.station, tournament_id, match_id,
-                                  body.game, author, body.seed, body.options)
+                                  body.game, author, body.seed, body.options, body.deal,
+                                  body.table, body.replace)
     session.commit()
     _changed(services, tournament_id)
     return started
@@ -205,9 +217,11 @@ def start_match(tournament_id: TournamentId, match_id: GameId, body: MatchStart,
 @router.put("/{tournament_id}/games/{match_id}/result", **documented(TournamentGame, *WRITE))
 def put_result(tournament_id: TournamentId, match_id: GameId, body: ResultIn, session: SessionDep,
                services: ServicesDep, author: TokenDep) -> dict[str, Any]:
-    """Enter a game's result by hand (replacing any earlier one)."""
-    match = service.record_result(session, tournament_id, match_id, body.scores,
-                                  body.winners, author)
+    """Enter a game's result by hand: winners by the totals, then the game's tie-break
+    (``tie_break``), then shared. A game still in play at its table is ended there; a result
+    replacing another is kept in ``corrections`` (old, new, who, when)."""
+    match = service.record_result(session, services.clock, services.station, tournament_id,
+                                  match_id, body.scores, body.winners, author, body.tie_break)
     session.commit()
     _changed(services, tournament_id)
     return match
@@ -233,10 +247,12 @@ def standings_csv(tournament_id: TournamentId, session: SessionDep,
 def pair_round(tournament_id: TournamentId, body: RoundIn, session: SessionDep,
                services: ServicesDep,
                author: TokenDep) -> dict[str, Any]:
-    """Pair and start the next round (docs/formats.md §10); refused while results are missing
-    unless ``force``."""
+    """Pair and start the next round at real tables (docs/formats.md §10); refused while
+    results are missing unless ``force``; 409 when a named table has a game in play and
+    ``replace`` is not said."""
     paired = rounds.pair_next_round(session, services.station, tournament_id, body.game,
-                                    body.size, author, body.force)
+                                    body.size, author, body.force, body.tables, body.deal,
+                                    body.replace)
     session.commit()
     _changed(services, tournament_id)
     return paired
@@ -298,7 +314,8 @@ def settle_dispute(tournament_id: TournamentId, match_id: GameId, body: SettleIn
     fixed = body.result
     match = results.settle_dispute(session, services.clock, tournament_id, match_id, author,
                                    body.note, fixed.scores if fixed else None,
-                                   fixed.winners if fixed else None)
+                                   fixed.winners if fixed else None,
+                                   fixed.tie_break if fixed else None)
     session.commit()
     _changed(services, tournament_id)
     return match

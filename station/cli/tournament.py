@@ -75,15 +75,31 @@ def _add_setup_commands(command: Command) -> None:
     start = command("start", "start a game at its table (its result then comes live)", run_start)
     start.add_argument("tournament")
     start.add_argument("game_id", type=int, metavar="GAME")
-    start.add_argument("--game", required=True, help="which game, e.g. moving-day")
-    start.add_argument("--seed", type=int)
+    start.add_argument("--game", help="which game, e.g. moving-day (default: the tournament's)")
+    start.add_argument("--table", help="the table to start it at (a game waiting for one)")
+    _deal_options(start)
+    start.add_argument("--seed", type=int, help="with --deal seed: the seed of the deal")
+
+
+def _deal_options(parser: argparse.ArgumentParser) -> None:
+    """--deal and --replace, as pair and start take them (docs/formats.md §10)."""
+    parser.add_argument("--deal", choices=("table", "seed"), default="table",
+                        help="table: dealt by hand at the table (default); seed: the "
+                        "station deals from a seed")
+    parser.add_argument("--replace", action="store_true",
+                        help="a table with a game in play may be given the game (its game "
+                        "is ended)")
 
 
 def _add_round_commands(command: Command) -> None:
     """pair, drop, lock, forbid."""
     pair = command("pair", "pair and start the next round (Swiss from round 2)", run_pair)
     pair.add_argument("tournament")
-    pair.add_argument("--game", required=True, help="which game, e.g. moving-day")
+    pair.add_argument("--game", help="which game, e.g. moving-day (default: the "
+                      "tournament's)")
+    pair.add_argument("--tables", help="comma-separated table ids to play at (default: "
+                      "every table with no game in play)")
+    _deal_options(pair)
     pair.add_argument("--size", type=int, help="players a table (default: the most the game "
                       "allows)")
     pair.add_argument("--force", action="store_true",
@@ -107,7 +123,12 @@ def _add_result_commands(command: Command) -> None:
     result.add_argument("game_id", type=int, metavar="GAME")
     result.add_argument("--score", action="append", required=True, metavar="PLAYER=TOTAL",
                         help="one per player, e.g. --score Ana=31 --score Ben=27")
-    result.add_argument("--winners", help="comma-separated (default: the highest totals)")
+    result.add_argument("--winners", help="comma-separated (default: the highest totals, "
+                        "then the game's tie-break)")
+    result.add_argument("--tie-break", action="append", metavar="PLAYER=NUMBER",
+                        help="for a tie on top: each tied player's figure the game's rulebook "
+                        "breaks it on (Moving Day: snack points; Small Warehouse: empty boxes; "
+                        "Removal: Antique tiles)")
     codes = command("codes", "each player's code for a game (they sign its result with it) "
                     "and who signed what", run_codes)
     codes.add_argument("tournament")
@@ -135,6 +156,7 @@ def _in_transaction(arguments: argparse.Namespace,
     A change is announced to the stations of a hub (their pages update at once)."""
     from rules import RulesError
     from station.live.station import UnknownTable
+    from station.live.table import TableRefusal
     from station.store.notify import announce
     from station.tournament.service import TournamentRefusal, UnknownTournament
 
@@ -142,7 +164,8 @@ def _in_transaction(arguments: argparse.Namespace,
     try:
         with station.store.database.session() as session:
             answer = work(session, station)
-    except (TournamentRefusal, UnknownTournament, UnknownTable, RulesError, ValueError) as error:
+    except (TournamentRefusal, UnknownTournament, UnknownTable, TableRefusal, RulesError,
+            ValueError) as error:
         raise InputError(f"tournament: {error}") from None
     if arguments.run not in _READ_ONLY:
         tournament_id = getattr(arguments, "tournament", None) or answer.get("id")
@@ -204,16 +227,17 @@ def run_start(arguments: argparse.Namespace) -> int:
 
     emit(_in_transaction(arguments, lambda session, station: service.start_match(
         session, station, arguments.tournament, arguments.game_id, arguments.game, "cli",
-        arguments.seed)))
+        arguments.seed, None, arguments.deal, arguments.table, arguments.replace)))
     return 0
 
 
 def run_pair(arguments: argparse.Namespace) -> int:
     from station.tournament import rounds
 
+    tables = _names(arguments.tables, "--tables") if arguments.tables else None
     emit(_in_transaction(arguments, lambda session, station: rounds.pair_next_round(
         session, station, arguments.tournament, arguments.game, arguments.size, "cli",
-        arguments.force)))
+        arguments.force, tables, arguments.deal, arguments.replace)))
     return 0
 
 
@@ -242,16 +266,16 @@ def run_forbid(arguments: argparse.Namespace) -> int:
     return 0
 
 
-def _scores(pairs: list[str]) -> dict[str, int]:
+def _scores(pairs: list[str], option: str = "--score") -> dict[str, int]:
     scores: dict[str, int] = {}
     for pair in pairs:
         player, sep, total = pair.rpartition("=")
         if not sep or not player.strip():
-            raise InputError(f"--score: {pair!r} is not PLAYER=TOTAL")
+            raise InputError(f"{option}: {pair!r} is not PLAYER=NUMBER")
         try:
             scores[player.strip()] = int(total)
         except ValueError:
-            raise InputError(f"--score: {total!r} is not a whole number") from None
+            raise InputError(f"{option}: {total!r} is not a whole number") from None
     return scores
 
 
@@ -260,8 +284,10 @@ def run_result(arguments: argparse.Namespace) -> int:
 
     scores = _scores(arguments.score)
     winners = _names(arguments.winners, "--winners") if arguments.winners else None
-    emit(_in_transaction(arguments, lambda session, _station: service.record_result(
-        session, arguments.tournament, arguments.game_id, scores, winners, "cli")))
+    tie_break = _scores(arguments.tie_break, "--tie-break") if arguments.tie_break else None
+    emit(_in_transaction(arguments, lambda session, station: service.record_result(
+        session, station.store.clock, station, arguments.tournament, arguments.game_id, scores,
+        winners, "cli", tie_break)))
     return 0
 
 

@@ -150,6 +150,8 @@ def event_words(state: State | None, kind: str, payload: dict[str, Any],
         return f"A person withdrew the entry of event {payload.get('entry')}"
     if kind == "accept":
         return f"The referee accepted the move flagged at event {payload.get('flag')}"
+    if kind == "end":
+        return f"The game was ended: {payload.get('reason') or 'no reason given'}"
     if kind == "hints":
         return f"The organiser switched hints {'on' if payload.get('on') else 'off'}"
     if state is None or not isinstance(action, dict):

@@ -181,6 +181,11 @@ class Station:
         """Take back the last step (every action it applied, reveals included)."""
         return self._write(table_id, lambda t: t.plan_undo(), author)
 
+    def end_game(self, table_id: str, reason: str, author: str) -> list[Event]:
+        """End the game in play before it is over (``reason`` is stored and shown); the
+        table is then free for the next game. Refused (TableRefusal) with no game in play."""
+        return self._write(table_id, lambda t: t.plan_end(reason), author)
+
     def set_hints(self, table_id: str, on: bool, author: str) -> list[Event]:
         """Switch the table's hints on or off (the organiser's; stored as an event)."""
         return self._write(table_id, lambda t: t.plan_hints(on), author)

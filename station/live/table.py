@@ -384,6 +384,14 @@ class LiveTable:
             raise TableRefusal("there is no action to undo in this game")
         return [("undo", {"undoes": step[-1], "step": step})]
 
+    def plan_end(self, reason: str) -> list[tuple[str, dict[str, Any]]]:
+        """The event ending the game in play before it is over (its result was decided
+        elsewhere, e.g. entered by hand for a tournament game): the table is free again."""
+        current = self._require_game()
+        if current.state.is_over():
+            raise TableRefusal("the game is over already: there is nothing to end")
+        return [("end", {"game": current.seq, "reason": reason})]
+
     def plan_hints(self, on: bool) -> list[tuple[str, dict[str, Any]]]:
         """The organiser's hints switch (an event even when unchanged: who asked, when)."""
         return [("hints", {"on": bool(on)})]
@@ -429,6 +437,19 @@ class LiveTable:
         self.current = CurrentGame(event.seq, game, state, int(payload.get("seed", 0)),
                                    catalogue=payload.get("catalogue"), table=self.info.id)
         self.translator = TableTranslator(game.name)
+        self.flags.clear()
+        self.readings.clear()
+
+    def _on_end(self, event: Event, replaying: bool) -> None:
+        """The game in play ended before it was over: kept among the past games, marked
+        ``ended`` with the reason, and the table has no game in play."""
+        if self.current is None or self.current.seq != event.payload.get("game"):
+            return
+        summary = self.current.summary()
+        self.past_games.append({**{key: summary[key] for key in PAST_GAME_FIELDS},
+                                "ended": str(event.payload.get("reason", ""))})
+        self.current = None
+        self.translator = None
         self.flags.clear()
         self.readings.clear()
 

@@ -69,6 +69,17 @@ class TournamentRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class TournamentGameRow(Base):
+    """The game a tournament is played at (``POST /api/tournaments`` with ``game``): its
+    rounds are paired for it unless told otherwise. A table of its own, so a database made
+    before it gains it at start (a tournament without a row names no game)."""
+
+    __tablename__ = "tournament_game"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(NAME_LENGTH))
+
+
 class TournamentPlayerRow(Base):
     """A player registered in a tournament."""
 

@@ -91,7 +91,8 @@ def _record_stored_dispute(match: MatchRow, clock: Clock) -> None:
 
 def settle_dispute(session: Session, clock: Clock, tournament_id: str, match_id: int,
                    author: str, note: str, scores: dict[str, int] | None = None,
-                   winners: Sequence[str] | None = None) -> dict[str, Any]:
+                   winners: Sequence[str] | None = None,
+                   tie_break: dict[str, int] | None = None) -> dict[str, Any]:
     """The organiser settles a disputed game: the result as it stands, or ``scores`` (and
     ``winners``) entered as by hand; who settled, when and why are recorded. 409 when the
     game is not disputed: there is nothing to settle."""
@@ -103,7 +104,8 @@ def settle_dispute(session: Session, clock: Clock, tournament_id: str, match_id:
     if not signing.disagreeing(match):
         raise TournamentConflict(f"game {match_id} has no dispute to settle")
     if scores is not None:
-        service.record_result(session, tournament_id, match_id, scores, winners, author)
+        service.record_result(session, clock, None, tournament_id, match_id, scores, winners,
+                              author, tie_break)
     match.signing.append(MatchSigningRow(
         kind=signing.SETTLE, who=author, at=clock.now(), note=note,
         scores=dict(match.result["scores"]) if scores is not None else None))

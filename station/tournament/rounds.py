@@ -7,7 +7,6 @@ Every function takes an open session (one transaction) like :mod:`.service`.
 from __future__ import annotations
 
 import itertools
-import secrets
 import zlib
 from collections import Counter
 from collections.abc import Sequence
@@ -15,12 +14,17 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from rules import RulesError, get_game
+from rules import get_game
 from station.live.station import Station
 from station.store.models import MatchRow, TableRow, TournamentRuleRow
-from station.tournament import service
+from station.tournament import service, tables
 from station.tournament.codes import make_codes
-from station.tournament.pairing import PairingImpossible, PairingRequest, pair_round
+from station.tournament.pairing import (
+    PairedRound,
+    PairingImpossible,
+    PairingRequest,
+    pair_round,
+)
 from station.tournament.service import TournamentConflict, TournamentRefusal
 
 
@@ -86,21 +90,35 @@ def _history(matches: Sequence[MatchRow]) -> tuple[Counter, Counter, dict[str, C
 
 
 def _table_size(game: str, size: int | None) -> tuple[int, int]:
-    try:
-        rules = get_game(game)
-    except (RulesError, KeyError, ValueError) as error:
-        raise TournamentRefusal(str(error).strip("'\"")) from None
+    rules = get_game(game)
     low, high = rules.min_players, rules.max_players
     if size is not None and not low <= size <= high:
         raise TournamentRefusal(f"{rules.name} takes {low} to {high} players, not {size}")
     return size or high, low
 
 
-def pair_next_round(session: Session, station: Station | None, tournament_id: str, game: str,
-                    size: int | None, author: str, force: bool = False) -> dict[str, Any]:
-    """Pair and start the next round: ``{"round", "games": [{"id", "players", "table"}],
-    "byes"}``; games with a named table start there at once."""
+def _round_tables(station: Station | None, chosen: Sequence[str] | None,
+                  replace: bool) -> list[str]:
+    """The tables a round may use: those named (each checked: busy ones only with
+    ``replace``), else every table with no game in play (every table with ``replace``)."""
+    if station is None:
+        return []
+    if chosen is None:
+        return station.table_ids() if replace else tables.free_tables(station)
+    return tables.check_tables(station, list(chosen), replace)
+
+
+def pair_next_round(session: Session, station: Station | None, tournament_id: str,
+                    game: str | None, size: int | None, author: str, force: bool = False,
+                    table_ids: Sequence[str] | None = None, deal: str = "table",
+                    replace: bool = False) -> dict[str, Any]:
+    """Pair and start the next round (docs/formats.md §10): ``{"round", "games": [{"id",
+    "players", "table"}], "byes"}``. ``game``: default the tournament's; ``table_ids``:
+    default every free table; a game with no table (``"table": null``) waits until one is
+    named for it (:func:`service.start_match`); ``deal``: each game dealt by hand
+    (``"table"``) or seeded."""
     service.tournament_row(session, tournament_id)
+    game = service.game_to_play(session, tournament_id, game, "$.game")
     seats, min_size = _table_size(game, size)
     detail = service.tournament_detail(session, station, tournament_id)
     number = service.last_round(session, tournament_id) + 1
@@ -109,31 +127,22 @@ def pair_next_round(session: Session, station: Station | None, tournament_id: st
     if missing and not force:
         raise TournamentRefusal(f"game(s) {', '.join(map(str, missing))} have no result yet; "
                                 "enter them, or pair anyway with force")
-    gone = service.dropped(session, tournament_id)
-    active = [line["player"] for line in detail["standings"] if line["player"] not in gone]
-    matches = service.match_rows(session, tournament_id)
-    met, byes, visits = _history(matches)
-    request = PairingRequest(
-        players=active, size=seats, min_size=min_size, met=met, byes=byes,
-        forbidden={frozenset(pair) for group in service.forbidden(session, tournament_id)
-                   for pair in itertools.combinations(group, 2)},
-        locks=service.locks(session, tournament_id), tables=[t.id for t in station.store.tables()]
-        if station else [], table_history=visits, swiss=number > 1,
-        rounds_played=number - 1, seed=zlib.crc32(f"{tournament_id}:{number}".encode()))
-    try:
-        paired = pair_round(request)
-    except PairingImpossible as error:
-        raise TournamentRefusal(str(error)) from None
+    usable = _round_tables(station, table_ids, replace)
+    paired = _pair(session, tournament_id, detail, number, seats, min_size, usable)
+    for players in paired.groups:  # refused before any game starts (e.g. no hand deal yet)
+        tables.check_deal(game, players, deal)
     # Games start at their tables before any row is written: on SQLite the table's events
     # are stored by another connection, which must not wait for this transaction.
     rows = []
     for players, table in zip(paired.groups, paired.tables, strict=True):
         game_seq = None
         if table is not None and station is not None:
-            seed = secrets.randbelow(2**31)  # nobody may work the deal out beforehand
-            game_seq = station.start_game(table, game, players, seed, None, author)[0].seq
+            game_seq = tables.start_at_table(station, table, game, players, deal, author,
+                                             f"round {number} of {tournament_id}").game_seq
         rows.append(MatchRow(tournament_id=tournament_id, round=number, players=players,
                              table_id=table, game_seq=game_seq))
+    if service.tournament_game(session, tournament_id) is None:  # the next round's default
+        service.set_tournament_game(session, tournament_id, game)
     session.add_all(rows)
     session.flush()
     for row in rows:  # the seats are known: each player gets the code they sign with
@@ -144,3 +153,22 @@ def pair_next_round(session: Session, station: Station | None, tournament_id: st
                              result=service.bye_result(player)))
     session.flush()
     return {"round": number, "games": games, "byes": paired.byes}
+
+
+def _pair(session: Session, tournament_id: str, detail: dict[str, Any], number: int,
+          seats: int, min_size: int, usable: list[str]) -> PairedRound:
+    """The round's groups and their tables (of ``usable``), from the standings so far."""
+    gone = service.dropped(session, tournament_id)
+    active = [line["player"] for line in detail["standings"] if line["player"] not in gone]
+    met, byes, visits = _history(service.match_rows(session, tournament_id))
+    request = PairingRequest(
+        players=active, size=seats, min_size=min_size, met=met, byes=byes,
+        forbidden={frozenset(pair) for group in service.forbidden(session, tournament_id)
+                   for pair in itertools.combinations(group, 2)},
+        locks=service.locks(session, tournament_id), tables=usable, table_history=visits,
+        swiss=number > 1, rounds_played=number - 1,
+        seed=zlib.crc32(f"{tournament_id}:{number}".encode()))
+    try:
+        return pair_round(request)
+    except PairingImpossible as error:
+        raise TournamentRefusal(str(error)) from None

@@ -6,13 +6,13 @@ leaves nothing half-written) and returns plain JSON-ready values.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from rules import RulesError, get_game
 from station.games import game_record
 from station.live.station import Station, UnknownTable
 from station.store.clock import Clock
@@ -20,12 +20,13 @@ from station.store.events import aware, slugify, valid_id
 from station.store.models import (
     MatchRow,
     TableRow,
+    TournamentGameRow,
     TournamentHintsRow,
     TournamentPlayerRow,
     TournamentRow,
     TournamentRuleRow,
 )
-from station.tournament import signing
+from station.tournament import signing, tables, tiebreak
 from station.tournament.codes import make_codes
 from station.tournament.config import DEFAULT_TIE_BREAKERS
 from station.tournament.standings import (
@@ -108,6 +109,8 @@ def create_tournament(session: Session, clock: Clock, name: str, tournament_id: 
         raise TournamentRefusal(f"id {tournament_id!r}: use lower-case letters, digits, dashes")
     if session.get(TournamentRow, tournament_id) is not None:
         raise TournamentConflict(f"there is already a tournament {tournament_id!r}")
+    if game is not None:
+        game = known_game(game)
     try:
         breakers = check_tie_breakers(list(tie_breakers or game_tie_breakers(game)))
     except ValueError as error:
@@ -115,14 +118,41 @@ def create_tournament(session: Session, clock: Clock, name: str, tournament_id: 
     session.add(TournamentRow(id=tournament_id, name=name, tie_breakers=breakers,
                               created_at=clock.now()))
     session.flush()
+    if game is not None:
+        session.add(TournamentGameRow(tournament_id=tournament_id, game=game))
     for player in players:
         add_player(session, tournament_id, player)
-    return {"id": tournament_id, "name": name, "tie_breakers": breakers}
+    return {"id": tournament_id, "name": name, "tie_breakers": breakers, "game": game}
+
+
+def known_game(game: str) -> str:
+    """``game`` if the station referees it (its engine's name), else a refusal."""
+    try:
+        return get_game(game).name
+    except (RulesError, KeyError, ValueError) as error:
+        raise TournamentRefusal(str(error).strip("'\"")) from None
+
+
+def tournament_game(session: Session, tournament_id: str) -> str | None:
+    """The game the tournament is played at (None: it names none, e.g. made before games
+    were stored with tournaments)."""
+    row = session.get(TournamentGameRow, tournament_id)
+    return row.game if row is not None else None
+
+
+def set_tournament_game(session: Session, tournament_id: str, game: str) -> None:
+    """Remember ``game`` as the tournament's (its next rounds default to it)."""
+    row = session.get(TournamentGameRow, tournament_id)
+    if row is None:
+        session.add(TournamentGameRow(tournament_id=tournament_id, game=game))
+    else:
+        row.game = game
 
 
 def list_tournaments(session: Session) -> list[dict[str, Any]]:
     rows = session.scalars(select(TournamentRow).order_by(TournamentRow.created_at))
     return [{"id": row.id, "name": row.name, "tie_breakers": row.tie_breakers,
+             "game": tournament_game(session, row.id),
              "created_at": aware(row.created_at).isoformat()} for row in rows]
 
 
@@ -171,34 +201,97 @@ def add_match(session: Session, tournament_id: str, round_number: int, players: 
 
 
 def start_match(session: Session, station: Station, tournament_id: str, match_id: int,
-                game: str, author: str, seed: int | None = None,
-                options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Start the game of a match at its table; its result will come from the live game."""
+                game: str | None, author: str, seed: int | None = None,
+                options: dict[str, Any] | None = None, deal: str = "table",
+                table: str | None = None, replace: bool = False) -> dict[str, Any]:
+    """Start the game of a match at its table (or at ``table``, named for a game that waits
+    for one); dealt by hand unless ``deal="seed"``; ``game``: default the tournament's.
+    Its result will come from the live game."""
     match = match_row(session, tournament_id, match_id)
-    if match.table_id is None:
-        raise TournamentRefusal("this game has no table; enter its result by hand")
+    table_id = table or match.table_id
+    if table_id is None:
+        raise TournamentRefusal(f"game {match_id} has no table: name one (\"table\") to "
+                                "start it there, or enter its result by hand")
     if match.result is not None or match.game_seq is not None:
         raise TournamentRefusal("this game has already been played or started")
-    # Unpredictable: a seed anyone can work out deals the game to anyone before it starts.
-    seed = seed if seed is not None else secrets.randbelow(2**31)
-    events = station.start_game(match.table_id, game, list(match.players), seed, options, author)
-    match.game_seq = events[0].seq
-    return {"id": match.id, "table": match.table_id, "game_seq": match.game_seq, "seed": seed}
+    if deal == "table" and seed is not None:
+        raise TournamentRefusal('$.seed: a game dealt by hand ("deal": "table") has no seed')
+    game = game_to_play(session, tournament_id, game, "$.game")
+    check_table = tables.check_tables(station, [table_id], replace, "$.table")
+    tables.check_deal(game, list(match.players), deal, options)
+    started = tables.start_at_table(station, check_table[0], game, list(match.players), deal,
+                                    author, f"tournament {tournament_id} game {match.id}", seed,
+                                    options)
+    match.table_id, match.game_seq = table_id, started.game_seq
+    return {"id": match.id, "table": match.table_id, "game_seq": match.game_seq,
+            "seed": started.seed, "deal": deal, "game": game}
 
 
-def record_result(session: Session, tournament_id: str, match_id: int, scores: dict[str, int],
-                  winners: Sequence[str] | None, author: str) -> dict[str, Any]:
-    """Enter (or replace) a game's result by hand; winners default to the highest totals."""
+def game_to_play(session: Session, tournament_id: str, game: str | None, where: str) -> str:
+    """The game named, else the tournament's; refused when neither says one."""
+    game = game or tournament_game(session, tournament_id)
+    if game is None:
+        raise TournamentRefusal(f"{where}: name the game (the tournament names none)")
+    return known_game(game)
+
+
+def record_result(session: Session, clock: Clock, station: Station | None, tournament_id: str,
+                  match_id: int, scores: dict[str, int], winners: Sequence[str] | None,
+                  author: str, tie_break: dict[str, int] | None = None) -> dict[str, Any]:
+    """Enter (or correct) a game's result by hand. Winners default to the highest totals,
+    then the game's rulebook tie-break (``tie_break``: each tied player's figure, e.g.
+    Moving Day's snack points, :mod:`.tiebreak`), then a shared victory. A game still in
+    play at its table is ended there (the hand result decides it); a result replacing
+    another is kept as a correction (old, new, who, when)."""
     match = match_row(session, tournament_id, match_id)
+    if is_bye(match):
+        raise TournamentRefusal(f"game {match_id} is a bye: it has no scores to enter")
     if sorted(scores) != sorted(match.players):
         raise TournamentRefusal(f"scores must name exactly the players: {', '.join(match.players)}")
-    best = max(scores.values())
-    chosen = list(winners) if winners else [p for p in match.players if scores[p] == best]
-    if any(winner not in scores for winner in chosen):
-        raise TournamentRefusal("every winner must be a player of this game")
-    match.result = {"scores": {p: scores[p] for p in match.players}, "winners": chosen,
-                    "source": "hand", "author": author}
+    chosen = _hand_winners(session, tournament_id, match, scores, winners, tie_break)
+    old = match.result or _final_live_result(match, station)
+    if station is not None and match.table_id and match.game_seq is not None:
+        # before this session writes: the table's events go through another connection
+        tables.end_for_hand_result(station, match.table_id, match.game_seq, author,
+                                   f"result entered by hand for tournament game {match.id}")
+    new = {"scores": {p: scores[p] for p in match.players}, "winners": chosen}
+    if tie_break:
+        new["tie_break"] = {p: tie_break[p] for p in match.players if p in tie_break}
+    corrections = list((match.result or {}).get("corrections", []))
+    if old is not None and _outcome(old) != _outcome(new):
+        corrections.append({"at": aware(clock.now()).isoformat(), "author": author,
+                            "old": _outcome(old), "new": _outcome(new)})
+    match.result = {**new, "source": "hand", "author": author,
+                    **({"corrections": corrections} if corrections else {})}
     return match_json(match, None)
+
+
+def _hand_winners(session: Session, tournament_id: str, match: MatchRow, scores: dict[str, int],
+                  winners: Sequence[str] | None,
+                  tie_break: dict[str, int] | None) -> list[str]:
+    if winners:
+        if any(winner not in scores for winner in winners):
+            raise TournamentRefusal("every winner must be a player of this game")
+        return list(winners)
+    try:
+        return tiebreak.hand_winners(tournament_game(session, tournament_id), match.players,
+                                     scores, tie_break)
+    except tiebreak.TieBreakRefusal as error:
+        raise TournamentRefusal(str(error)) from None
+
+
+def _outcome(result: dict[str, Any]) -> dict[str, Any]:
+    """What a correction records of a result: its scores, winners and tie-break figures."""
+    kept = {"scores": dict(result["scores"]), "winners": list(result["winners"])}
+    if result.get("tie_break"):
+        kept["tie_break"] = dict(result["tie_break"])
+    return kept
+
+
+def _final_live_result(match: MatchRow, station: Station | None) -> dict[str, Any] | None:
+    """The live game's final result not stored yet (the recorder's thread lags a moment)."""
+    live = _live_result(match, station)
+    return live if live is not None and live["final"] else None
 
 
 def _live_result(match: MatchRow, station: Station | None) -> dict[str, Any] | None:
@@ -253,7 +346,9 @@ def tournament_detail(session: Session, station: Station | None,
             entry["byes"].append(match["players"][0])
         else:
             entry["games"].append(match)
+    game = tournament_game(session, tournament_id)
     return {"id": row.id, "name": row.name, "tie_breakers": row.tie_breakers,
+            "game": game, "tie_break": tiebreak.describe(game),
             "players": player_names(session, tournament_id),
             "rounds": [rounds[number] for number in sorted(rounds)],
             "standings": [line.to_json() for line in lines],

@@ -59,7 +59,8 @@
 
   function connect() {
     const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/tables/" + encodeURIComponent(table));
-    ws.onmessage = (event) => { if (JSON.parse(event.data).snapshot?.game?.over) check(); };
+    // a game over, or ended (a tournament result entered by hand): its result may be to confirm
+    ws.onmessage = (event) => { const snap = JSON.parse(event.data).snapshot; if (snap && (!snap.game || snap.game.over)) check(); };
     ws.onclose = () => setTimeout(connect, 2000);
   }
   check();

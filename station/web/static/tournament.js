@@ -1,7 +1,9 @@
 // A tournament page: on each "changed" from the WebSocket, fetch the standings again (at most
 // every two seconds) and redraw the table. For the organiser, a form enters a game's result by
 // hand: the token is the one stored for every page (token.js) and is sent only in the
-// Authorization header of that request.
+// Authorization header of that request. Rounds are paired at real tables: the pairing form
+// lists every table and its state (free ones ticked), and a game waiting for a table is
+// started at one from its line.
 "use strict";
 (function () {
   const root = document.querySelector("[data-tournament]");
@@ -22,17 +24,43 @@
     return !g.result ? "pending" : g.result.final === false ? "live" : g.result.disputed ? "disputed" : "done";
   }
 
+  function scoreWords(scores) { return Object.entries(scores).map(([p, s]) => p + " " + s).join(", "); }
+  function when(at) { return at.replace("T", " ").slice(0, 16) + " UTC"; }
+
+  // a corrected result says so: each earlier result, what it became, by whom and when
+  function renderCorrections(result) {
+    const list = result.corrections || [];
+    if (!list.length) return "";
+    return ' <span class="corrected">corrected</span><ul class="corrections">' + list.map((c) => "<li>" +
+      esc(scoreWords(c.old.scores)) + " → " + esc(scoreWords(c.new.scores)) + " · " + esc(when(c.at)) + " by " + esc(c.author) +
+      "</li>").join("") + "</ul>";
+  }
+
+  // a game with no table waits: the organiser starts it at a free table (dealt as the pairing form says)
+  function renderWaiting(g) {
+    const free = tablesNow.filter((t) => !busy(t));
+    const options = free.map((t) => '<option value="' + esc(t.id) + '">' + esc(t.id) + (t.name !== t.id ? " (" + esc(t.name) + ")" : "") + "</option>").join("");
+    let html = ' <span class="waiting">waiting for a table</span>';
+    if (!document.getElementById("result-form")) return html;
+    return html + ' <span class="start-at"><label for="start-table-' + g.id + '">start at table</label> <select id="start-table-' + g.id +
+      '" class="start-table" data-game="' + g.id + '">' + (options || '<option value="">no free table</option>') + "</select>" +
+      ' <button type="button" class="start-game" data-game="' + g.id + '"' + (options ? "" : " disabled") + ">start</button></span>";
+  }
+
   function renderGame(g) {
     const state = status(g);
     let html = '<li class="game game-' + state + '" data-game="' + g.id + '">game ' + g.id + ": " + esc(g.players.join(", "));
     if (g.table) html += ' at <a href="/tables/' + encodeURIComponent(g.table) + '">' + esc(g.table) + "</a>";
+    else if (!g.result) html += renderWaiting(g);
     html += ' <span class="status-tag status-' + state + '">' + state + "</span>";
     if (g.result) {
       html += " — " + Object.entries(g.result.scores).map(([p, s]) => esc(p) + " " + esc(s)).join(", ");
       html += " (" + esc(g.result.source) + ")";
+      if (g.result.tie_break && current.tie_break) html += " · " + esc(current.tie_break.words) + ": " + esc(scoreWords(g.result.tie_break));
       if (g.result.winners && g.result.winners.length) {
         html += ' · <strong class="winners">' + esc(winWords(g.result.winners)) + (state === "live" ? " so far" : "") + "</strong>";
       }
+      html += renderCorrections(g.result);
     }
     if (document.getElementById("result-form") && g.result?.source !== "bye") {
       html += ' <button type="button" class="enter-result" data-game="' + g.id + '">enter result</button>';
@@ -103,7 +131,7 @@
     const round = current.rounds.find((r) => r.round === number);
     if (!round) return;
     document.getElementById("slips").innerHTML = round.games.map((g) => '<div class="slip"><h2>' + esc(current.name) +
-      " · round " + round.round + " · game " + g.id + '</h2><div class="where">' + (g.table ? "Table " + esc(g.table) : "Any free table") +
+      " · round " + round.round + " · game " + g.id + '</h2><div class="where">' + (g.table ? "Table " + esc(g.table) : "Waiting for a table") +
       "</div><table><tr><th>player</th><th>score</th><th>signature</th></tr>" +
       g.players.map((p) => "<tr><td>" + esc(p) + '</td><td class="blank"></td><td class="blank"></td></tr>').join("") +
       "</table></div>").join("") + (round.byes.length ? '<div class="slip"><h2>' + esc(current.name) + " · round " + round.round +
@@ -115,6 +143,8 @@
     if (button) printSlips(Number(button.dataset.round));
     const codes = event.target.closest(".show-codes");
     if (codes) showCodes(Number(codes.dataset.game));
+    const start = event.target.closest(".start-game");
+    if (start) startWaiting(Number(start.dataset.game));
     const settleButton = event.target.closest(".settle-game");
     if (settleButton) settle(Number(settleButton.dataset.game));
     const enter = event.target.closest(".enter-result");
@@ -196,9 +226,39 @@
       const score = hand ? hand.scores[p] : "";
       return '<div class="score-row"><label class="score-player" for="score-' + i + '">' + esc(p) + "</label>" +
         '<input type="number" inputmode="numeric" step="1" id="score-' + i + '" data-player="' + esc(p) + '" value="' + esc(score) + '">' +
-        '<label class="winner-box" hidden><input type="checkbox" data-winner="' + esc(p) + '" aria-label="' + esc(p) + ' is a winner"> winner</label></div>';
+        '<label class="winner-box" hidden><input type="checkbox" data-winner="' + esc(p) + '" aria-label="' + esc(p) + ' is a winner"> winner</label>' +
+        tieBreakInput(p, i, hand) + "</div>";
     }).join("");
     showWinnerBoxes();
+  }
+
+  // the game's rulebook tie-break (Moving Day: snack points), asked for when the top totals tie
+  function tieBreakInput(player, i, hand) {
+    const rule = current.tie_break;
+    if (!rule) return "";
+    const value = hand && hand.tie_break && player in hand.tie_break ? hand.tie_break[player] : "";
+    return '<span class="tie-break" hidden><label for="tie-' + i + '">' + esc(player) + " " + esc(rule.words) + "</label>" +
+      '<input type="number" inputmode="numeric" step="1" id="tie-' + i + '" data-tiebreak="' + esc(player) + '" value="' + esc(value) + '"></span>';
+  }
+
+  function tiedOnTop() {
+    const scores = enteredScores();
+    if (!scores || !Object.keys(scores).length) return [];
+    const best = Math.max(...Object.values(scores));
+    const tied = Object.keys(scores).filter((p) => scores[p] === best);
+    return tied.length > 1 ? tied : [];
+  }
+
+  // only the tied players' figures are asked for (and sent)
+  function enteredTieBreak() {
+    const tied = tiedOnTop();
+    const figures = {};
+    for (const input of rows.querySelectorAll("input[data-tiebreak]")) {
+      const wanted = Boolean(current.tie_break) && tied.includes(input.dataset.tiebreak) && !chosenWinners().length;
+      input.parentElement.hidden = !wanted;
+      if (wanted && /^-?\d+$/.test(input.value.trim())) figures[input.dataset.tiebreak] = Number(input.value.trim());
+    }
+    return figures;
   }
 
   function enteredScores() {
@@ -222,15 +282,30 @@
     const scores = enteredScores();
     if (!scores || !Object.keys(scores).length) return [];
     const best = Math.max(...Object.values(scores));
-    return Object.keys(scores).filter((p) => scores[p] === best);
+    const top = Object.keys(scores).filter((p) => scores[p] === best);
+    const rule = current.tie_break;
+    if (top.length < 2 || !rule) return top;
+    const figures = enteredTieBreak();
+    if (top.some((p) => !(p in figures))) return [];  // the rulebook needs them first
+    const rank = (p) => (rule.better === "higher" ? figures[p] : -figures[p]);
+    const bestFigure = Math.max(...top.map(rank));
+    return top.filter((p) => rank(p) === bestFigure);
   }
 
   function preview() {
     const box = document.getElementById("result-preview");
     if (!box) return;
     const winners = expectedWinners();
+    const tied = chosenWinners().length ? [] : tiedOnTop();
+    const rule = current.tie_break;
+    if (!winners.length && tied.length && rule) {
+      box.textContent = names(tied) + " are tied: enter their " + rule.words + " (" + rule.better + " wins).";
+      return;
+    }
     if (!winners.length) { box.textContent = override.checked ? "Tick at least one winner, or the highest total wins." : "Enter every score to see who wins."; return; }
-    box.textContent = "On saving: " + winWords(winners) + (chosenWinners().length ? " (chosen by the organiser)." : " (the highest total).");
+    const why = chosenWinners().length ? " (chosen by the organiser)." : tied.length && rule ? " (the tie broken on " + rule.words + ")." :
+      " (the highest total).";
+    box.textContent = "On saving: " + winWords(winners) + why;
   }
 
   function showWinnerBoxes() {
@@ -254,6 +329,8 @@
     const body = { scores: scores };
     const winners = chosenWinners();
     if (winners.length) body.winners = winners;
+    const figures = enteredTieBreak();
+    if (!winners.length && Object.keys(figures).length) body.tie_break = figures;
     const button = document.getElementById("result-save");
     button.disabled = true;
     say("Saving…", "");
@@ -331,38 +408,118 @@
     if (response.ok) refresh();
   }
 
+  // -- the tables, for pairing and for the games waiting for one ---------------------------
+  let tablesNow = [];
+  const pairChoice = {};  // the organiser's own ticks survive a redraw (a table's game may end meanwhile)
+  function busy(t) { return Boolean(t.game && !t.game.over); }
+  function tableWords(t) {
+    return busy(t) ? "playing " + t.game.name + ": " + t.game.players.join(", ") : t.game ? "free (" + t.game.name + " over)" : "free";
+  }
+
+  function renderTables() {
+    const list = document.getElementById("pair-table-list");
+    if (!list) return;
+    list.innerHTML = tablesNow.length ? tablesNow.map((t) => {
+      const ticked = t.id in pairChoice ? pairChoice[t.id] : !busy(t);
+      return '<label class="winner-box table-choice' + (busy(t) ? " busy" : "") + '"><input type="checkbox" data-table="' + esc(t.id) + '"' +
+        (ticked ? " checked" : "") + "> " + esc(t.id) + (t.name !== t.id ? " (" + esc(t.name) + ")" : "") + " · " + esc(tableWords(t)) +
+        (busy(t) && ticked ? ' <strong class="replace-note">its game will be ended</strong>' : "") + "</label>";
+    }).join("") : '<span class="muted">No table yet: every game will wait (or enter its result by hand).</span>';
+  }
+
+  let tablesWaiting = false;
+  function loadTables() {
+    if (tablesWaiting) return;
+    tablesWaiting = true;
+    setTimeout(() => {
+      fetch("/api/tables").then((r) => r.json()).then((list) => {
+        tablesNow = list;
+        renderTables();
+        const rounds = document.getElementById("rounds");
+        if (rounds && current.rounds.some((r) => r.games.some((g) => !g.table && !g.result))) {
+          rounds.innerHTML = current.rounds.map(renderRound).join("");
+        }
+      }).catch(() => {}).finally(() => { tablesWaiting = false; });
+    }, 300);
+  }
+
+  function connectTables() {
+    const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/tables");
+    ws.onmessage = loadTables;
+    ws.onclose = () => setTimeout(connectTables, 2000);
+  }
+
+  function refusal(response, answer) {
+    return "(" + response.status + "): " + (typeof answer.detail === "string" ? answer.detail : response.statusText);
+  }
+
+  async function startWaiting(game) {
+    const note = document.getElementById("pair-message");
+    const token = organiserToken(note);
+    if (!token) return;
+    const table = document.getElementById("start-table-" + game).value;
+    const deal = document.getElementById("pair-deal").value;
+    const response = await fetch("/api/tournaments/" + encodeURIComponent(id) + "/games/" + game + "/start", {
+      method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token },
+      body: JSON.stringify({ table: table, deal: deal }),
+    });
+    const answer = await response.json().catch(() => ({}));
+    note.textContent = response.ok ? "Game " + game + " started at " + answer.table + (answer.deal === "table" ? ", dealt by hand." : ", dealt by the station.") :
+      "Not started " + refusal(response, answer);
+    if (response.ok) { refresh(); loadTables(); }
+  }
+
   // -- pairing the next round --------------------------------------------------------------
   const pairForm = document.getElementById("pair-form");
   async function pair(event) {
     event.preventDefault();
     const note = document.getElementById("pair-message");
-    const game = document.getElementById("pair-game").value.trim();
+    const gameInput = document.getElementById("pair-game");
+    const game = gameInput ? gameInput.value.trim() : "";
     const size = document.getElementById("pair-size").value.trim();
     const token = tokenInput.value.trim();
-    if (!game) { note.textContent = "Choose the game first."; return; }
+    if (gameInput && !game) { note.textContent = "Choose the game first."; return; }
     if (!token) { tokenInput.focus(); note.textContent = "Enter the organiser's token first (under Enter a result)."; return; }
-    const body = { game: game, force: document.getElementById("pair-force").checked };
+    const body = { force: document.getElementById("pair-force").checked, deal: document.getElementById("pair-deal").value };
+    if (game) body.game = game;
     if (size) body.size = Number(size);
+    const boxes = Array.from(document.querySelectorAll("#pair-table-list input[data-table]"));
+    if (boxes.length) {
+      body.tables = boxes.filter((b) => b.checked).map((b) => b.dataset.table);
+      const taken = tablesNow.filter((t) => busy(t) && body.tables.includes(t.id));
+      if (taken.length) body.replace = true;
+    }
     const response = await fetch("/api/tournaments/" + encodeURIComponent(id) + "/rounds", {
       method: "POST", headers: { "Content-Type": "application/json", Authorization: "Bearer " + token }, body: JSON.stringify(body),
     });
     const answer = await response.json().catch(() => ({}));
+    const waitingCount = response.ok ? answer.games.filter((g) => !g.table).length : 0;
     note.textContent = response.ok ? "Round " + answer.round + " paired: " + answer.games.length + " games" +
-      (answer.byes.length ? ", bye: " + answer.byes.join(", ") : "") + "." :
-      "Not paired (" + response.status + "): " + (typeof answer.detail === "string" ? answer.detail : response.statusText);
-    if (response.ok) refresh();
+      (answer.byes.length ? ", bye: " + answer.byes.join(", ") : "") + (waitingCount ? ", " + waitingCount + " waiting for a table" : "") + "." :
+      "Not paired " + refusal(response, answer);
+    if (response.ok) { Object.keys(pairChoice).forEach((k) => delete pairChoice[k]); refresh(); loadTables(); }
   }
   if (pairForm) {
     pairForm.addEventListener("submit", pair);
-    fetch("/api/games").then((r) => r.json()).then((list) => {
-      document.getElementById("pair-games").innerHTML = list.map((g) => '<option value="' + esc(g.name || g) + '">').join("");
-    }).catch(() => {});
+    document.getElementById("pair-table-list").addEventListener("change", (event) => {
+      const box = event.target.closest("input[data-table]");
+      if (box) { pairChoice[box.dataset.table] = box.checked; renderTables(); }
+    });
+    const datalist = document.getElementById("pair-games");
+    if (datalist) {
+      fetch("/api/games").then((r) => r.json()).then((list) => {
+        datalist.innerHTML = list.map((g) => '<option value="' + esc(g.name || g) + '">').join("");
+      }).catch(() => {});
+    }
+    loadTables();
+    connectTables();
   }
 
   if (form) {
     window.PackrefToken.bind(tokenInput);
     gameSelect.addEventListener("change", () => { fillRows(); say("", ""); });
     rows.addEventListener("input", preview);
+    if (document.getElementById("rounds")) render(current);  // waiting games get their start buttons
     rows.addEventListener("change", preview);
     override.addEventListener("change", showWinnerBoxes);
     form.addEventListener("submit", save);

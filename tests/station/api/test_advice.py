@@ -64,8 +64,9 @@ def test_a_tournament_game_keeps_hints_off_unless_its_organiser_allows_them(
     client.post("/api/tournaments", headers=AUTH, json={"name": "Cup", "players": ["Ana", "Ben"]})
     game = client.post("/api/tournaments/cup/games", headers=AUTH,
                        json={"round": 1, "players": ["Ana", "Ben"], "table": table}).json()
-    client.post(f"/api/tournaments/cup/games/{game['id']}/start", headers=AUTH,
-                json={"game": "small-warehouse"})
+    started = client.post(f"/api/tournaments/cup/games/{game['id']}/start", headers=AUTH,
+                          json={"game": "small-warehouse", "replace": True})  # a game in play
+    assert started.status_code == 201, started.text
     hints = client.get(f"/api/tables/{table}/hints").json()
     assert hints["on"] is True and hints["shown"] is False  # switched on before: now hidden
     assert "tournament 'cup'" in hints["refusal"]

@@ -40,7 +40,8 @@ def test_a_tournament_from_registration_to_csv(client: TestClient, race_table: s
     assert client.put(f"/api/tournaments/spring-cup/games/{games[1]['id']}/result", headers=AUTH,
                       json={"scores": {"Cas": 9, "Ana": 4}}).status_code == 200
     started = client.post(f"/api/tournaments/spring-cup/games/{games[0]['id']}/start",
-                          headers=AUTH, json={"game": "test-race", "seed": 0})
+                          headers=AUTH, json={"game": "test-race", "seed": 0, "deal": "seed",
+                                              "replace": True})  # t1 plays a casual game
     assert started.status_code == 201, started.text
     for n in (2, 1, 2, 2, 1):  # Ana reaches 5 first; one more comes after the end
         declare(client, race_table, n)
@@ -65,7 +66,7 @@ def test_a_game_in_progress_does_not_count_yet(client: TestClient, race_table: s
     game = client.post("/api/tournaments/cup/games", headers=AUTH,
                        json={"round": 1, "players": ["Ana", "Ben"], "table": "t1"}).json()
     client.post(f"/api/tournaments/cup/games/{game['id']}/start", headers=AUTH,
-                json={"game": "test-race"})
+                json={"game": "test-race", "deal": "seed", "replace": True})
     declare(client, race_table, 2)
     detail = client.get("/api/tournaments/cup").json()
     assert detail["rounds"][0]["games"][0]["result"]["final"] is False
@@ -195,7 +196,7 @@ def test_a_finished_table_gives_its_result_and_players_confirm_it(
         client: TestClient, race_table: str) -> None:
     client.post("/api/tournaments", headers=AUTH, json={"name": "Cup", "players": ["Ana", "Ben"]})
     paired = client.post("/api/tournaments/cup/rounds", headers=AUTH,
-                         json={"game": "test-race"}).json()
+                         json={"game": "test-race", "deal": "seed", "replace": True}).json()
     game = paired["games"][0]
     assert game["table"] == "t1"
     at_table = client.get("/api/tournaments/at-table/t1").json()
@@ -318,7 +319,8 @@ def test_no_public_route_carries_a_code(client: TestClient, race_table: str) -> 
     client.post("/api/tournaments", headers=AUTH, json={
         "name": "Cup", "players": ["Ana", "Ben", "Cas"]}).raise_for_status()
     paired = client.post("/api/tournaments/cup/rounds", headers=AUTH,
-                         json={"game": "test-race"}).json()  # one game at t1, a bye
+                         json={"game": "test-race", "deal": "seed",
+                               "replace": True}).json()  # one game at t1, a bye
     game = paired["games"][0]["id"]
     codes = player_codes(client, "cup", game)
     secrets = [*codes.values(), *(code.replace("-", "") for code in codes.values())]
