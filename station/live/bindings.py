@@ -37,7 +37,7 @@ from station.live.plan import StationPlan
 from station.live.station import Station
 from station.live.table import TableRefusal
 
-__all__ = ["Binding", "Bindings", "KINDS"]
+__all__ = ["KINDS", "Binding", "Bindings"]
 
 LOG = logging.getLogger("packref")
 KINDS = ("camera", "drone")

@@ -177,7 +177,8 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, s
         expect(first).to_contain_text("31")
         assert standings(page) != before
         expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
-        assert page.evaluate("localStorage.getItem('packref-token')") == TOKEN  # one for all pages
+        kept = page.evaluate("sessionStorage.getItem('packref-token')")
+        assert kept == TOKEN  # one for all pages
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         screenshot = tmp_path / f"tournament-result-{size}.png"
         page.screenshot(path=str(screenshot), full_page=True)

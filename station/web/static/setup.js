@@ -250,11 +250,11 @@
     if (!id) return;
     const result = await api("GET", "/api/tournaments/" + enc(id));
     if (!result.ok) return;
-    const dropped = result.answer.dropped || [];
+    const dropped = result.answer.dropped || {};  // each dropped player: the last round played
     result.answer.players.forEach((name) => {
       const item = document.createElement("li");
       item.dataset.player = name;
-      const out = dropped.find((d) => (d.player || d) === name);
+      const out = Object.prototype.hasOwnProperty.call(dropped, name);
       item.append(name + (out ? " (dropped)" : ""));
       if (!out) {
         const drop = button("", "Drop " + name, () => dropPlayer(id, name));
