@@ -318,7 +318,7 @@
     showPlayers();
   });
 
-  loadTables();
+  loadTables(new URLSearchParams(location.search).get("table") || "");  // ?table=ID: that one
   loadTournaments();
   loadDevices();
 })();

@@ -90,6 +90,10 @@ def test_the_organiser_sets_up_the_night_from_the_dashboard(station_url: str, si
         page.click("#bind-drone-button")
         expect(page.locator("#at-table-sources")).to_contain_text("drone loop://")
         assert api.get("/api/tables/table-1/sources").json()["drone"]["source"] == "loop://"
+        page.goto(station_url + "/tables/table-1")  # the table's page says what feeds it
+        expect(page.locator("#table-sources")).to_contain_text("no camera · drone loop://")
+        page.click("#table-sources-change")
+        expect(page.locator("#at-table")).to_have_value("table-1")
         page.click("#unbind-drone-button")
         expect(page.locator("#at-table-sources")).to_contain_text("no drone")
 
