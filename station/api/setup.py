@@ -19,8 +19,10 @@ from pydantic import BaseModel, Field
 from station.api.deps import ServicesDep, TokenDep
 from station.api.models import TableId
 from station.api.responses import documented
+from station.live.bindings import KINDS
 from station.live.devices import seen_devices
 from station.live.station import UnknownTable
+from station.live.table import TableRefusal
 
 router = APIRouter(prefix="/api", tags=["set-up"])
 READ = (404, 422)
@@ -146,7 +148,11 @@ def remove_table(table_id: TableId, services: ServicesDep, author: TokenDep) -> 
     record, no tournament game at it; 409 otherwise). Its camera and drone stop."""
     if services.station.store.table(table_id) is None:
         raise UnknownTable(f"there is no table {table_id!r}")
-    for kind in ("camera", "drone"):
+    for kind, bound in services.bindings.bound(table_id).items():
+        if bound is not None and bound["by"] == "serve":
+            raise TableRefusal(f"table {table_id!r}: its {kind} was given when the station "
+                               "started, so it stays")
+    services.station.remove_table(table_id)  # refused (409) once something happened there
+    for kind in KINDS:  # then its sources stop (they would make it again)
         services.bindings.unbind(table_id, kind)
-    services.station.remove_table(table_id)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -142,6 +142,10 @@ def test_a_source_serve_was_given_is_shown_and_left_alone(services: Services) ->
         refused = client.put("/api/tables/served/camera", headers=AUTH, json={"source": "1"})
         assert refused.status_code == 409
         assert "--camera or station.toml" in refused.json()["detail"]
+        kept = client.delete("/api/tables/served", headers=AUTH)
+        assert kept.status_code == 409 and "given when the station started" in kept.json()[
+            "detail"]
+        assert client.delete("/api/tables/served/camera", headers=AUTH).status_code == 409
 
 
 def test_a_table_where_nothing_happened_can_be_removed_and_one_with_a_game_not(
@@ -150,6 +154,8 @@ def test_a_table_where_nothing_happened_can_be_removed_and_one_with_a_game_not(
     client.post("/api/tables", headers=AUTH, json={"name": "Kept", "id": "kept", "game": {
         "game": "removal", "players": ["Ana", "Ben"], "deal": "table"}})
     assert client.delete("/api/tables/oops").status_code == 401
+    client.put("/api/tables/kept/drone", headers=AUTH, json={"port": "loop://"})
+    client.put("/api/tables/oops/drone", headers=AUTH, json={"port": "loop://?logging=info"})
     assert client.delete("/api/tables/oops", headers=AUTH).status_code == 204
     assert [t["id"] for t in client.get("/api/tables").json()] == ["kept"]
     assert client.delete("/api/tables/oops", headers=AUTH).status_code == 404
@@ -157,8 +163,11 @@ def test_a_table_where_nothing_happened_can_be_removed_and_one_with_a_game_not(
     assert refused.status_code == 409
     assert refused.json()["detail"] == ("table 'kept' has a game in its record, so it stays "
                                         "(start a new game there instead)")
+    assert client.get("/api/tables/kept/sources").json()["drone"]["running"]  # left alone
+    client.delete("/api/tables/kept/drone", headers=AUTH)
     again = client.post("/api/tables", headers=AUTH, json={"name": "Oops", "id": "oops"})
-    assert again.status_code == 201  # the id is free again
+    assert again.status_code == 201  # the id is free again, its drone stopped with it
+    assert client.get("/api/tables/oops/sources").json()["drone"] is None
 
 
 def test_a_table_a_tournament_game_names_stays(client: TestClient) -> None:
