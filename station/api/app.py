@@ -12,7 +12,18 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 
-from station.api import archive, camera, catalogue, health, live, pages, tables, tournaments
+from station.api import (
+    archive,
+    camera,
+    catalogue,
+    health,
+    live,
+    pages,
+    setup,
+    setup_pages,
+    tables,
+    tournaments,
+)
 from station.api.deps import Services
 from station.api.docs import install_docs
 from station.api.errors import install_error_handlers
@@ -55,16 +66,19 @@ def create_app(services: Services, background: Background | None = None,
             if relay is not None:
                 await asyncio.to_thread(relay.stop)
             await asyncio.to_thread(recorder.stop)
+            await asyncio.to_thread(services.bindings.stop_all)
             services.advisor.close()
 
     app = FastAPI(title="packref station", lifespan=lifespan,
                   generate_unique_id_function=operation_id,
                   docs_url=None, redoc_url=None,  # station.api.docs: the offline pages
                   description="Live tables, referee decisions and tournaments. Reads are "
-                  "public; writes need 'Authorization: Bearer <organiser token>'.")
+                  "public; writes need 'Authorization: Bearer <organiser token>' (in a browser: "
+                  "sign in at /sign-in).")
     app.state.services = services
     install_error_handlers(app)
     install_docs(app)  # before /static: its assets are under /static/api-docs
+    app.include_router(setup.router)  # before tables: DELETE /api/tables/ID is its own
     app.include_router(tables.router)
     app.include_router(tournaments.router)
     app.include_router(live.router)
@@ -73,6 +87,7 @@ def create_app(services: Services, background: Background | None = None,
     app.include_router(health.router)
     app.include_router(archive.router)
     app.include_router(camera.router)
+    app.include_router(setup_pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     _describe_errors_as_sent(app)
     return app

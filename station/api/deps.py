@@ -8,15 +8,17 @@ station, hub, clock. Tests build one with a temporary database and a
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, HTTPException, Request, WebSocket, status
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
+from station.appliance.setup import archive_dir
 from station.config import Settings
 from station.live.advisor import LiveAdvisor
+from station.live.bindings import Bindings
 from station.live.hub import Hub
 from station.live.station import Station
 from station.store import Clock, Database, EventStore, SystemClock, open_database
@@ -24,7 +26,8 @@ from station.store.spool import Spool
 from station.tournament.hints import hints_refusal
 
 AUTHOR_HEADER = "X-Packref-Author"
-NEEDS_TOKEN = "writes need the organiser's token: send 'Authorization: Bearer TOKEN'"
+NEEDS_TOKEN = ("writes need the organiser's token: send 'Authorization: Bearer TOKEN' "
+               "(in a browser: sign in at /sign-in)")
 NO_TOKEN_YET = ("writes need the organiser's token, and none is issued yet: run "
                 "'packref token --new' at the station's own terminal")
 # Declares the organiser's token in the OpenAPI description; the check is require_organiser's.
@@ -43,6 +46,13 @@ class Services:
     hub: Hub
     clock: Clock
     advisor: LiveAdvisor  # follows the station while the app runs (see create_app)
+    #: Cameras and drones bound to tables at run time (the set-up page); made when not given.
+    bindings: Bindings = field(default=None)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        if self.bindings is None:
+            data = self.settings.data_dir
+            self.bindings = Bindings(self.station, data, archive_dir(data))
 
     def __repr__(self) -> str:
         return f"<Services {self.database!r}>"

@@ -397,6 +397,7 @@ def _live_tables(plan: StationPlan) -> Any:
     from station.live.runner import run
 
     async def background(services: Any) -> None:
+        services.bindings.note_plan(plan)  # the set-up page shows them, and leaves them be
         await run(plan, services.station)
 
     return background

@@ -133,6 +133,15 @@ class Station:
         self.hub.publish("tables", json.dumps({"type": "tables"}))
         return self._tables[table_id]
 
+    def remove_table(self, table_id: str) -> None:
+        """Remove a table made by mistake, before anything happened there
+        (:meth:`~station.store.EventStore.remove_table`); :class:`UnknownTable` if none."""
+        with self._lock(table_id):
+            if not self.store.remove_table(table_id):
+                raise UnknownTable(f"there is no table {table_id!r}")
+            self._tables.pop(table_id, None)
+        self.hub.publish("tables", json.dumps({"type": "tables"}))
+
     def start_game(self, table_id: str, game: str, players: list[str], seed: int,
                    options: dict[str, Any] | None, author: str,
                    deal: str = "seed",

@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
-from station.store.models import EventRow, TableRow
+from station.store.models import EventRow, MatchRow, TableRow, TournamentRuleRow
 from station.store.spool import Spool, hub_copy
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -120,6 +120,27 @@ class EventStore:
             raise StoreConflict(f"there is already a table {table_id!r}") from None
         self._known_tables.append(_info(row))
         return _info(row)
+
+    def remove_table(self, table_id: str) -> bool:
+        """Remove a table made by mistake: only one with no event (nothing happened there:
+        events are never deleted) and no tournament game or rule naming it;
+        :class:`StoreConflict` otherwise. False: there was no such table."""
+        with self.database.session() as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return False
+            if session.scalar(select(EventRow.seq).where(EventRow.table_id == table_id)
+                              .limit(1)) is not None:
+                raise StoreConflict(f"table {table_id!r} has a game in its record, so it stays "
+                                    "(start a new game there instead)")
+            for kind, what in ((MatchRow, "a tournament game"), (TournamentRuleRow, "a rule")):
+                if session.scalar(select(kind.id).where(kind.table_id == table_id)
+                                  .limit(1)) is not None:
+                    raise StoreConflict(f"table {table_id!r} is named by {what} of a "
+                                        "tournament, so it stays")
+            session.delete(row)
+        self._known_tables = [info for info in self._known_tables if info.id != table_id]
+        return True
 
     def table(self, table_id: str) -> TableInfo | None:
         with self.database.session() as session:

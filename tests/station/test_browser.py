@@ -177,7 +177,8 @@ def test_an_organiser_enters_a_result_on_the_tournament_page(live_server: str, s
         expect(first).to_contain_text("31")
         assert standings(page) != before
         expect(page.locator("#rounds")).to_contain_text("Dee 31, Ana 27 (hand)")
-        assert page.evaluate("localStorage.getItem('packref-token')") == TOKEN  # one for all pages
+        kept = page.evaluate("sessionStorage.getItem('packref-token')")
+        assert kept == TOKEN  # one for all pages
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         screenshot = tmp_path / f"tournament-result-{size}.png"
         page.screenshot(path=str(screenshot), full_page=True)
@@ -489,6 +490,7 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
             json={"scores": {"Ana": 3, "Ben": 5}}).raise_for_status()
     pages = ["/", "/health", "/tournaments/cup", "/tournaments/cup/projector",
              "/catalogue/moving-day", "/tournaments/cup/games/1/sign?player=Ana&code=ABCD-EFGH",
+             "/setup", "/sign-in",
              *(f"/tables/t{n}" for n in range(1, 5)),
              *(f"/tables/t{n}/projector" for n in range(1, 5))]
     problems, said = {}, {}
@@ -496,7 +498,8 @@ def test_every_page_has_no_serious_accessibility_violation(live_server: str, siz
         for path in pages:
             page.goto(f"{live_server}{path}")
             page.wait_for_load_state("networkidle")
-            if path in ("/health", "/catalogue/moving-day") or "/sign?" in path:  # no live dot
+            if path in ("/health", "/catalogue/moving-day", "/setup", "/sign-in") \
+                    or "/sign?" in path:  # no live dot
                 assert page.locator("#live-status").count() == 0
             else:  # every other page is live, and says so
                 page.wait_for_selector("#live-status.on")

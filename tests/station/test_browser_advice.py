@@ -39,7 +39,7 @@ def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server:
     api.post("/api/tables", json={"name": "Table 1", "id": "t1", "game": {
         "game": "small-warehouse", "players": ["Ana", "Ben"], "seed": 5}}).raise_for_status()
     with browser_page(viewport={"width": 1280, "height": 900}) as page:
-        page.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
+        page.add_init_script(f"sessionStorage.setItem('packref-token', '{TOKEN}')")
         page.goto(f"{advised_server}/tables/t1")
         page.wait_for_selector("#live-status.on")
         page.wait_for_selector("#advice:not([hidden]):not(.updating)", timeout=WAIT_MS)
@@ -85,7 +85,7 @@ def test_the_organiser_allows_hints_on_the_tournament_page(advised_server: str) 
     api = httpx.Client(base_url=live_server, headers=AUTH, timeout=10)
     api.post("/api/tournaments", json={"name": "Cup", "players": ["Ana", "Ben"]})
     with browser_page() as page:
-        page.add_init_script(f"localStorage.setItem('packref-token', '{TOKEN}')")
+        page.add_init_script(f"sessionStorage.setItem('packref-token', '{TOKEN}')")
         page.goto(f"{live_server}/tournaments/cup")
         page.get_by_label("allow the best moves of the player to act").check()
         expect(page.locator("#allow-hints-message")).to_have_text(

@@ -175,7 +175,8 @@
       body: JSON.stringify(body || {}),
     });
     const answer = await response.json().catch(() => ({}));
-    setText("referee-message", response.ok ? "done" : (answer.detail || response.statusText));
+    if (response.status === 401) window.PackrefToken.explain(document.getElementById("referee-message"), 401);  // a sign-in link
+    else setText("referee-message", response.ok ? "done" : (answer.detail || response.statusText));
     return response.ok;
   }
 
