@@ -17,7 +17,7 @@ k1 = −0.28 (1 + k1 r²).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -112,7 +112,7 @@ def _monotonic(lens: Lens) -> bool:
     return bool(np.all(np.diff(rho_u * (1 + lens.delta(rho_u))) > 0))
 
 
-@cache
+@lru_cache(maxsize=2)  # 16 MB each: a sequence reuses one lens, photos rarely repeat one
 def _raw_maps(lens: Lens) -> tuple[np.ndarray, np.ndarray]:
     """For every output (distorted) pixel, where it comes from undistorted."""
     rho_u = np.linspace(0, corner_rho() * RHO_REACH, 4096)
@@ -127,7 +127,7 @@ def _raw_maps(lens: Lens) -> tuple[np.ndarray, np.ndarray]:
     return dx * ratio + WIDTH / 2 - 0.5, dy * ratio + HEIGHT / 2 - 0.5
 
 
-@cache
+@lru_cache(maxsize=64)
 def margin(lens: Lens) -> int:
     """How far (px, a multiple of 4) beyond the photo's edge the lens looks."""
     if lens.scale == 0:
@@ -137,7 +137,7 @@ def margin(lens: Lens) -> int:
     return int(np.ceil((reach + 4) / 4) * 4)
 
 
-@cache
+@lru_cache(maxsize=2)
 def _undistort_maps(lens: Lens) -> tuple[np.ndarray, np.ndarray]:
     """The maps into a canvas rendered ``margin`` px wider on every side."""
     map_x, map_y = _raw_maps(lens)
@@ -163,7 +163,7 @@ def distort_image(lens: Lens, image: np.ndarray) -> np.ndarray:
     return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-@cache
+@lru_cache(maxsize=4)
 def _coarse_maps(lens: Lens, step: int) -> tuple[np.ndarray, np.ndarray]:
     map_x, map_y = _undistort_maps(lens)
     first = step // 2

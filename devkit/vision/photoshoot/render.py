@@ -266,38 +266,43 @@ def light_grid(camera: Camera) -> np.ndarray:
 
 def compute_light(setup: Setup, frame: Frame, mats_mask: np.ndarray) -> Light:
     camera = canvas_camera(setup.camera)
-    grid = light_grid(camera)
+    grid = light_grid(camera).astype(np.float32)
+    gx, gy = grid[..., 0], grid[..., 1]
     shape = grid.shape[:2]
     outlines = _shadow_outlines(setup, frame) if setup.shadows else []
     direct = np.zeros(shape, np.float32)
     free = np.zeros(shape, np.float32)
     glare = np.zeros(shape, np.float32)
     glare_free = np.zeros(shape, np.float32)
-    to_camera = camera.centre[None, None, :] - np.dstack([grid, np.zeros(shape)])
-    to_camera /= np.linalg.norm(to_camera, axis=-1, keepdims=True)
+    eye = camera.centre.astype(np.float32)
+    ex, ey = eye[0] - gx, eye[1] - gy
+    to_eye = 1 / np.sqrt(ex * ex + ey * ey + eye[2] ** 2)
+    ex, ey, ez = ex * to_eye, ey * to_eye, eye[2] * to_eye
     homography = camera.plane_homography(0)
     for lamp in setup.lamps:
-        samples = lamp.samples()
+        samples = lamp.samples().astype(np.float32)
+        share = np.float32(lamp.power / len(samples))
         for sample in samples:
-            offset = sample[None, None, :] - np.dstack([grid, np.zeros(shape)])
-            distance = np.linalg.norm(offset, axis=-1)
-            share = lamp.power / len(samples)
-            irradiance = (share * offset[..., 2] / distance ** 3).astype(np.float32)
-            half = offset / distance[..., None] + to_camera
-            half_z = half[..., 2] / np.linalg.norm(half, axis=-1)
-            lobe = (irradiance * half_z ** setup.shininess).astype(np.float32)
+            ox, oy, oz = sample[0] - gx, sample[1] - gy, sample[2]
+            inverse = 1 / np.sqrt(ox * ox + oy * oy + oz * oz)
+            irradiance = share * oz * inverse ** 3  # inverse-square times Lambert's cosine
             visible = _visibility(outlines, sample, homography, shape)
             direct += irradiance * visible
             free += irradiance
-            glare += lobe * visible
-            glare_free += lobe
+            if setup.glare_peak > 0:  # Blinn-Phong: the half vector against the normal
+                hx, hy, hz = ox * inverse + ex, oy * inverse + ey, oz * inverse + ez
+                cosine = hz / np.sqrt(hx * hx + hy * hy + hz * hz)
+                lobe = irradiance * np.exp(np.float32(setup.shininess) * np.log(cosine))
+                glare += lobe * visible
+                glare_free += lobe
     ambient = _ambient(free, mats_mask)
     lit = np.maximum(direct + ambient, SHADOW_FLOOR * (free + ambient))
     free = free + ambient
-    peak = float((glare_free / free)[mats_mask].max()) if mats_mask.any() else 0.0
-    scale = setup.glare_peak * kit.WHITE_LINEAR / peak if peak > 0 else 0.0
-    glare *= scale
-    return Light(lit, free, glare)
+    if setup.glare_peak > 0 and mats_mask.any():
+        peak = float((glare_free / free)[mats_mask].max())
+        glare *= setup.glare_peak * kit.WHITE_LINEAR / max(peak, 1e-30)
+    unit = float(free[mats_mask].mean()) if mats_mask.any() else float(free.mean())
+    return Light(lit / unit, free / unit, glare / unit)  # 1 = the mats' mean light
 
 
 def _ambient(free: np.ndarray, mats_mask: np.ndarray) -> float:
@@ -413,6 +418,7 @@ def _white_level(setup: Setup, free: np.ndarray, mats_mask: np.ndarray) -> float
 
 
 _SRGB_LUT = textures.linear_to_srgb(np.linspace(0, 1, 8192)) * 255
+_NOISE_LUT = np.sqrt(0.35 + 0.65 * _SRGB_LUT / 255).astype(np.float32)  # shot + read noise
 
 
 @cache
@@ -431,8 +437,9 @@ def _sensor(radiance: np.ndarray, noise: float, rng: np.random.Generator) -> np.
     """sRGB encoding, shot and read noise, 8-bit BGR."""
     scaled = np.clip(radiance, 0, 1)
     scaled *= len(_SRGB_LUT) - 1
-    encoded = _SRGB_LUT[scaled.astype(np.uint16)]
-    sigma = cv2.sqrt(encoded * (0.65 / 255) + 0.35) * noise
+    index = scaled.astype(np.uint16)
+    encoded = _SRGB_LUT[index]
+    sigma = _NOISE_LUT[index] * np.float32(noise)
     normal = np.empty(encoded.shape, np.float32)
     cv2.setRNGSeed(int(rng.integers(1 << 31)))
     cv2.randn(normal, 0.0, 1.0)

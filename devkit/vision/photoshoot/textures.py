@@ -124,10 +124,11 @@ def cloth(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
     colour = srgb8_to_linear(rng.choice([[40, 60, 120], [120, 30, 35], [35, 90, 50],
                                          [200, 190, 170], [90, 90, 95], [60, 40, 80]]))
     weave = grain(rng, height, width, rng.uniform(0.08, 0.2), zoom=rng.uniform(1.5, 3))
-    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
     period = rng.uniform(3, 6)
-    threads = 1 + 0.05 * np.sin(xx * 2 * np.pi / period) * np.sin(yy * 2 * np.pi / period)
-    return (weave * threads)[..., None] * colour
+    warp = np.sin(np.arange(width, dtype=np.float32) * np.float32(2 * np.pi / period))
+    weft = np.sin(np.arange(height, dtype=np.float32) * np.float32(2 * np.pi / period))
+    threads = 1 + 0.05 * weft[:, None] * warp[None, :]
+    return (weave * threads)[..., None] * colour.astype(np.float32)
 
 
 def gravel(rng: np.random.Generator, height: int, width: int) -> np.ndarray:
