@@ -11,8 +11,9 @@ subprocess of ``packref vision read`` over all photos of a mode at once (per
 MATS.json), and only its documented output (contracts.md §6) is scored:
 
 - **clear `?`** / **clear wrong**: of the cells in plain view (truth
-  ``occluded`` = ``.``) on mats that were found, the share read ``?`` and the
-  share read as another class;
+  ``occluded`` = ``.``) on mats that were found, the share read ``?`` (and how
+  many of those touch a hidden cell, edge or corner) and the share read as
+  another class;
 - **covered guessed**: of the cells partly or mostly hidden (``p``/``o``), the
   share read as a wrong class rather than ``?`` (a reader must not guess);
 - **found**: mats found, of the mats in the photos (every mat is in view);
@@ -65,6 +66,7 @@ class Score:
     clear: int = 0
     clear_unknown: int = 0
     clear_wrong: int = 0
+    clear_unknown_near: int = 0  # of clear_unknown: next to a hidden cell (8-neighbourhood)
     covered: int = 0
     covered_wrong: int = 0
     tags: int = 0
@@ -83,12 +85,14 @@ class Score:
             return
         self.found += 1
         unknown = wrong = 0
-        rows = zip(truth["cells"], read["cells"], truth["occluded"], strict=False)
-        for want, seen, hidden in rows:
-            for w, s, h in zip(want, seen, hidden, strict=False):
+        occluded = truth["occluded"]
+        rows = zip(truth["cells"], read["cells"], occluded, strict=False)
+        for r, (want, seen, hidden) in enumerate(rows):
+            for c, (w, s, h) in enumerate(zip(want, seen, hidden, strict=False)):
                 if h == ".":
                     unknown += s == "?"
                     wrong += s not in ("?", w)
+                    self.clear_unknown_near += s == "?" and _next_to_hidden(occluded, r, c)
                 else:
                     self.covered += 1
                     self.covered_wrong += s not in ("?", w)
@@ -108,6 +112,12 @@ class Score:
             self.examples["wrong"].append(f"{name} mat {truth['id']}: {wrong}")
         if unknown == 0 and wrong == 0 and hits == len(visible_tags) and false == 0:
             self.perfect += 1
+
+
+def _next_to_hidden(occluded: list[str], row: int, col: int) -> bool:
+    return any(occluded[r][c] != "."
+               for r in range(max(0, row - 1), min(len(occluded), row + 2))
+               for c in range(max(0, col - 1), min(len(occluded[0]), col + 2)))
 
 
 def shoot(folder: Path, mode: str, seeds: range) -> tuple[dict[str, list[str]], dict, float]:
@@ -166,7 +176,8 @@ def report(mode: str, result: Score, cpu: float, shoot_cpu: float, reference: fl
     print(f"mode {mode}: {result.photos} photos, {result.mats} mats "
           f"({result.errors} photos unreadable)")
     print(f"  clear cells ?        {pct(result.clear_unknown, result.clear)}  "
-          f"({result.clear_unknown} of {result.clear} clear cells on found mats)")
+          f"({result.clear_unknown} of {result.clear} clear cells on found mats; "
+          f"{result.clear_unknown_near} of them next to a hidden cell)")
     print(f"  clear cells wrong    {pct(result.clear_wrong, result.clear)}  "
           f"({result.clear_wrong})")
     print(f"  covered guessed      {pct(result.covered_wrong, result.covered)}  "

@@ -9,7 +9,7 @@ each lamp sample onto the table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from devkit.vision.photoshoot import textures
 
 SKIN_TONES = ((255, 219, 172), (241, 194, 125), (224, 172, 105), (198, 134, 66),
               (141, 85, 36), (94, 62, 42), (232, 190, 160))
-POSES = ("flat", "point", "pinch", "fist")
+POSES = ("flat", "point", "pinch", "fist")  # how many fingers are stretched out
 
 
 @dataclass
@@ -57,7 +57,6 @@ class HandPlan:
     target: np.ndarray
     pose: str = "flat"
     lift: float = 30.0
-    extra: dict = field(default_factory=dict)
 
 
 def capsule(start: np.ndarray, end: np.ndarray, radius: float, z_start: float,
@@ -112,9 +111,8 @@ def make_hand(rng: np.random.Generator, plan: HandPlan) -> Hand:
         parts.append(Part(capsule(base, base + turned * length, 8.5 * size, wrist_z - 5,
                                   tip), 8.5 * size))
     thumb_base = wrist + direction * 25 * size - across * 32 * size
-    thumb_dir = _rotate(direction, -np.sign(1) * np.radians(rng.uniform(30, 60))) * 1.0
-    thumb_dir = thumb_dir - across * 0.6
-    thumb_dir /= np.linalg.norm(thumb_dir)
+    spread = np.radians(rng.uniform(30, 60))  # the thumb points out on its own side
+    thumb_dir = direction * np.cos(spread) - across * np.sin(spread)
     parts.append(Part(capsule(thumb_base, thumb_base + thumb_dir * 60 * size, 10 * size,
                               wrist_z, tip + 10), 10 * size))
     skin = textures.srgb8_to_linear(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))])

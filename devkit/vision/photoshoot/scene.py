@@ -16,7 +16,7 @@ import numpy as np
 
 from devkit.vision.photoshoot import camera as cam
 from devkit.vision.photoshoot import kit, textures
-from devkit.vision.photoshoot.hands import Hand, HandPlan, make_hand, person_caster
+from devkit.vision.photoshoot.hands import POSES, Hand, HandPlan, make_hand, person_caster
 from devkit.vision.photoshoot.render import Flat, Lamp, PlacedMat, Setup
 
 CATALOGUES = Path(__file__).resolve().parents[3] / "rules" / "catalogues"
@@ -442,7 +442,7 @@ def hand_towards(rng: np.random.Generator, setup: Setup, placed: PlacedMat,
     target = placed.grid_world(np.array([row]), np.array([col]))[0][:2]
     angle = rng.uniform(0, 2 * np.pi)
     entry = target + 700 * np.array([np.cos(angle), np.sin(angle)])
-    plan = HandPlan(entry, target, pose or str(rng.choice(["flat", "point", "pinch", "fist"])),
+    plan = HandPlan(entry, target, pose or str(rng.choice(POSES)),
                     float(rng.uniform(5, 80)) if lift is None else lift)
     return make_hand(rng, plan)
 

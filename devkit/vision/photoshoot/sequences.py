@@ -114,7 +114,8 @@ def teaching_sequence(game: str, rng: np.random.Generator | int | None = 0,
         centre_col = thing.col + len(_squares(thing)[0]) / 2
         index = len(laid)
         laid.append(record)
-        steps = [(Frame(empty), "empty")] * 2
+        # the empty mat is seen a while between components, as long as one lies still
+        steps = [(Frame(empty), "empty")] * int(rng.integers(still[0], still[1] + 1))
         hover = _hover(rng, setup, placed, thing, image, empty)
         steps += [(hover, "hover")] * Pacing().draw(rng, "hover")
         steps += [(_hand_over(rng, setup, placed, centre_row, centre_col, contents), "laying")]
@@ -122,7 +123,7 @@ def teaching_sequence(game: str, rng: np.random.Generator | int | None = 0,
         steps += [(_hand_over(rng, setup, placed, centre_row, centre_col, contents), "taking")]
         steps += [(_hand_over(rng, setup, placed, centre_row, centre_col, empty), "leaving")]
         frames += [(frame, {"component": index, "phase": phase}) for frame, phase in steps]
-    frames.append((Frame(empty), {"component": None, "phase": "empty"}))
+    frames += [(Frame(empty), {"component": None, "phase": "empty"})] * still[0]
     truth = {"game": game, ("cards" if game == "small-warehouse" else "items"): laid}
     return _shoot(setup, frames, rng, truth, out)
 
