@@ -1,6 +1,7 @@
 """`packref vision read` on photos from the photoshoot image model, against their truth.
 
 Run: .venv/bin/python benchmarks/vision_photoshoot.py [--seeds 0:40] [--modes plain,real]
+     .venv/bin/python benchmarks/vision_photoshoot.py --seeds 0:1 --teach [N]
      .venv/bin/python benchmarks/vision_photoshoot.py --sealed
 
 The photos come from ``devkit/vision/photoshoot`` (a model of a real overhead
@@ -27,7 +28,10 @@ MATS.json), and only its documented output (contracts.md §6) is scored:
 Seeds: the development set is 0–9999 (``--seeds A:B``, B exclusive). The
 sealed held-out set, 1000000–1000099 (``--sealed``), is for judging a reader
 change once, at the end: a reader is never tuned on it and it is never looked
-at photo by photo. The reader's CPU time (the child process's, from
+at photo by photo. ``--teach`` also writes a teaching replay per game and mode
+(``teaching_sequence``, seed A) and runs ``packref catalogue learn`` on it:
+how many components were recorded, and how many right (squares or shape up
+to a turn, tag id, in the order laid). The reader's CPU time (the child process's, from
 ``resource``) is printed per photo and in reference units (benchmarks/reference.py).
 """
 
@@ -50,7 +54,7 @@ from reference import reference_line, reference_seconds
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(1, str(ROOT))  # the checkout: devkit/
 
-from devkit.vision.photoshoot import photo  # noqa: E402
+from devkit.vision.photoshoot import photo, teaching_sequence  # noqa: E402
 
 SEALED = range(1_000_000, 1_000_100)
 READER = [sys.executable, "-c", "import sys; from station.cli import main; sys.exit(main())"]
@@ -197,6 +201,42 @@ def report(mode: str, result: Score, cpu: float, shoot_cpu: float, reference: fl
         print(f"  e.g. {kind}: {', '.join(items[:6])}{' ...' if len(items) > 6 else ''}")
 
 
+def turns(squares: list[str]) -> set[tuple[str, ...]]:
+    """A shape or card in its four turns."""
+    out, grid = set(), [list(row) for row in squares]
+    for _ in range(4):
+        out.add(tuple("".join(row) for row in grid))
+        grid = [list(row) for row in zip(*grid[::-1], strict=True)]
+    return out
+
+
+def teach(folder: Path, game: str, mode: str, seed: int, count: int | None,
+          reader: list[str]) -> None:
+    """Teach a copy from a photoshoot replay; compare what was recorded with what was laid."""
+    replay = folder / f"teach-{game}-{mode}"
+    truth = teaching_sequence(game, seed, mode, replay, count)
+    out = folder / f"learnt-{game}-{mode}.json"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([*reader, "catalogue", "learn", game, "--replay", str(replay),
+                           "--mats", str(replay / "mats.json"), "--out", str(out)],
+                          capture_output=True, text=True, env=env, check=False, cwd=ROOT)
+    if done.returncode != 0:
+        print(f"teach {game} {mode}: catalogue learn failed: {done.stderr.strip()[-300:]}")
+        return
+    learnt = json.loads(out.read_text())
+    if game == "small-warehouse":
+        laid = [(None, c["squares"]) for c in truth["cards"]]
+        seen = [(None, c["squares"]) for c in learnt["cards"]]
+    else:
+        laid = [(i["tag"], i["shape"]) for i in truth["items"]]
+        seen = [(i["tag"], i["shape"]) for i in learnt["items"]]
+    right = sum(index < len(seen) and seen[index][0] == tag
+                and tuple(seen[index][1]) in turns(shape)
+                for index, (tag, shape) in enumerate(laid))
+    print(f"teach {game} ({mode}, seed {seed}): {len(truth['frames'])} frames, "
+          f"{len(laid)} laid, {len(seen)} recorded, {right} recorded right in order")
+
+
 def parse_seeds(text: str) -> range:
     first, last = (int(part) for part in text.split(":", 1))
     if not 0 <= first < last:
@@ -212,6 +252,9 @@ def main() -> None:
     parser.add_argument("--modes", default="plain,real")
     parser.add_argument("--sealed", action="store_true", help="the held-out seeds 1000000-1000099")
     parser.add_argument("--keep", type=Path, help="keep the photos and readings in this folder")
+    parser.add_argument("--teach", type=int, metavar="N", nargs="?", const=0,
+                        help="also teach both games from a replay (N components each; "
+                             "no N: the whole 20-card deck and 12 items) with catalogue learn")
     args = parser.parse_args()
     seeds = SEALED if args.sealed else args.seeds
     modes = [m for m in args.modes.split(",") if m]
@@ -232,6 +275,9 @@ def main() -> None:
                 (folder / f"{mode}-truth.jsonl").write_text(
                     "".join(json.dumps(truth) + "\n" for truth in truths.values()))
             report(mode, score(truths, readings), cpu, shoot_cpu, reference)
+            if args.teach is not None:
+                for game in ("small-warehouse", "removal"):
+                    teach(folder, game, mode, seeds.start, args.teach or None, READER)
 
 
 if __name__ == "__main__":
