@@ -289,27 +289,34 @@ class _Layers:
 
 def _shoot(setup: Setup, frames: list[tuple[Frame, dict]], rng: np.random.Generator,
            truth: dict, out: str | Path | None) -> dict:
-    photos: list[Photo] = []
+    """Render the frames one by one (each written as soon as it is shot: a deck's
+    few hundred frames would not fit in memory as images)."""
     records = []
+    conditions: dict = {}
+    mats_json: dict = {}
     for index, (frame, extra) in enumerate(frames):
         photo = render(setup, frame, rng, f"{index:04d}.jpg")
-        record = {"frame": index, **extra, "mats": photo.truth["mats"]}
-        records.append(record)
-        photos.append(photo)
-    truth = {**truth, "conditions": photos[0].truth["conditions"] if photos else {},
-             "frames": records}
+        records.append({"frame": index, **extra, "mats": photo.truth["mats"]})
+        conditions = conditions or photo.truth["conditions"]
+        mats_json = photo.mats_json
+        if out is not None:
+            write_replay([photo], out)
+    truth = {**truth, "conditions": conditions, "frames": records}
     if out is not None:
-        write_replay(photos, out, truth)
+        write_replay([], out, truth, mats_json)
     return truth
 
 
-def write_replay(photos: list[Photo], out: str | Path, truth: dict) -> Path:
-    """A replay folder: numbered JPEGs, mats.json and truth.json."""
+def write_replay(photos: list[Photo], out: str | Path, truth: dict | None = None,
+                 mats_json: dict | None = None) -> Path:
+    """A replay folder: numbered JPEGs, and mats.json and truth.json when given."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for photo in photos:
         (folder / photo.truth["image"]).write_bytes(photo.jpeg)
-    if photos:
-        (folder / "mats.json").write_text(json.dumps(photos[0].mats_json) + "\n")
-    (folder / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
+    mats_json = mats_json or (photos[0].mats_json if photos else None)
+    if mats_json is not None:
+        (folder / "mats.json").write_text(json.dumps(mats_json) + "\n")
+    if truth is not None:
+        (folder / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
     return folder
