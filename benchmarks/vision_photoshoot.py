@@ -223,18 +223,32 @@ def teach(folder: Path, game: str, mode: str, seed: int, count: int | None,
     if done.returncode != 0:
         print(f"teach {game} {mode}: catalogue learn failed: {done.stderr.strip()[-300:]}")
         return
-    learnt = json.loads(out.read_text())
+    laid, recorded, right, ordered = score_teaching(game, truth, json.loads(out.read_text()))
+    print(f"teach {game} ({mode}, seed {seed}): {len(truth['frames'])} frames, {laid} laid, "
+          f"{recorded} recorded: {right} right ({'in' if ordered else 'out of'} order), "
+          f"{recorded - right} wrong")
+
+
+def score_teaching(game: str, truth: dict, learnt: dict) -> tuple[int, int, int, bool]:
+    """(laid, recorded, recorded right, the right ones in the order laid).
+
+    A recording is right when it is one of the laid components (squares or
+    shape up to a turn, and the tag id), each laid one matched once."""
     if game == "small-warehouse":
         laid = [(None, c["squares"]) for c in truth["cards"]]
         seen = [(None, c["squares"]) for c in learnt["cards"]]
     else:
         laid = [(i["tag"], i["shape"]) for i in truth["items"]]
         seen = [(i["tag"], i["shape"]) for i in learnt["items"]]
-    right = sum(index < len(seen) and seen[index][0] == tag
-                and tuple(seen[index][1]) in turns(shape)
-                for index, (tag, shape) in enumerate(laid))
-    print(f"teach {game} ({mode}, seed {seed}): {len(truth['frames'])} frames, "
-          f"{len(laid)} laid, {len(seen)} recorded, {right} recorded right in order")
+    unmatched = list(range(len(laid)))
+    matches = []
+    for tag, shape in seen:
+        hit = next((i for i in unmatched if laid[i][0] == tag
+                    and tuple(shape) in turns(laid[i][1])), None)
+        if hit is not None:
+            unmatched.remove(hit)
+            matches.append(hit)
+    return len(laid), len(seen), len(matches), matches == sorted(matches)
 
 
 def parse_seeds(text: str) -> range:
