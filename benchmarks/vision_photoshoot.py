@@ -254,9 +254,9 @@ def score_teaching(game: str, truth: dict, learnt: dict) -> tuple[int, int, int,
 def parse_seeds(text: str) -> range:
     first, last = (int(part) for part in text.split(":", 1))
     if not 0 <= first < last:
-        raise argparse.ArgumentTypeError(f"--seeds: {text!r} must be A:B with 0 <= A < B")
+        raise argparse.ArgumentTypeError(f"{text!r} must be A:B with 0 <= A < B")
     if last > SEALED.start - 1 and first < SEALED.stop:
-        raise argparse.ArgumentTypeError("--seeds: the sealed seeds are only run with --sealed")
+        raise argparse.ArgumentTypeError("the sealed seeds are only run with --sealed")
     return range(first, last)
 
 

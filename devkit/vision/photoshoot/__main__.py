@@ -31,9 +31,9 @@ def parse_seeds(text: str) -> range:
             first = int(text)
             last = first + 1
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--seeds: {text!r} is not A:B") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not A:B") from None
     if first < 0 or last <= first:
-        raise argparse.ArgumentTypeError(f"--seeds: {text!r} must be A:B with 0 <= A < B")
+        raise argparse.ArgumentTypeError(f"{text!r} must be A:B with 0 <= A < B")
     return range(first, last)
 
 
