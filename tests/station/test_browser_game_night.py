@@ -229,9 +229,12 @@ def test_a_club_night_runs_through_the_pages(night: tuple[str, httpx.Client], si
             assert {line["player"] for line in standings[:2]} == leaders
         for index, line in enumerate(standings):
             cells = rows.nth(index).locator("td")
+            expect(cells.nth(0)).to_have_text(str(line["rank"]))
             expect(cells.nth(1)).to_have_text(line["player"])
             expect(cells.nth(2)).to_have_text(str(line["played"]))
             expect(cells.nth(3)).to_have_text(str(line["wins"]))
+            expect(cells.nth(4)).to_have_text(f"{line['points']:g}")
+            expect(cells.nth(5)).to_have_text(f"{line['average']:g}")
             expect(cells.nth(6)).to_have_text(f"{line['opponents_strength']:.3f}")
         assert next(s for s in standings if s["player"] == winner)["wins"] == 1
         assert next(s for s in standings if s["player"] == tied_loser)["wins"] == 0
