@@ -117,7 +117,7 @@
     renderPairings(t);
     document.querySelector("#standings tbody").innerHTML = t.standings.map((l) =>
       "<tr" + (l.player in t.dropped ? ' class="dropped"' : "") + "><td>" + l.rank + '</td><td class="player">' + esc(l.player) +
-      "</td><td>" + l.played + "</td><td>" + l.wins + "</td><td>" + l.points + "</td><td>" + l.average + "</td><td>" +
+      "</td><td>" + l.played + "</td><td>" + l.wins + "</td><td>" + l.points + "</td><td>" + Number(Number(l.average).toPrecision(6)) + "</td><td>" +
       l.opponents_strength.toFixed(3) + "</td></tr>").join("");
     const rounds = document.getElementById("rounds");
     if (rounds) rounds.innerHTML = t.rounds.map(renderRound).join("") || '<p class="muted">No round yet.</p>';

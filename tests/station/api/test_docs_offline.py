@@ -76,7 +76,7 @@ def test_the_health_page_shows_the_details_with_the_organisers_token(station: st
         expect(page.locator('[data-check="camera"]')).to_contain_text("not configured")
         expect(page.locator(".health-detail").first).to_be_hidden()  # anyone: no detail
         assert str(settings.data_dir) not in page.content()
-        page.evaluate("token => localStorage.setItem('packref-token', token)", TOKEN)
+        page.evaluate("token => sessionStorage.setItem('packref-token', token)", TOKEN)  # signed in
         page.reload()
         expect(page.locator("#health-data code")).to_have_text(str(settings.data_dir))
         database = page.locator('[data-check="database"] .health-detail')
