@@ -21,6 +21,10 @@
     const said = result.confirmations || {};
     const phone = (p) => "/tournaments/" + encodeURIComponent(game.tournament) + "/games/" + game.id + "/sign?player=" + encodeURIComponent(p);
     box.hidden = false;
+    // drawn again for the same game (a check when its table's game ended): codes being typed stay
+    const typed = box.dataset.game === String(game.id) ?
+      Array.from(box.querySelectorAll("input.confirm-code"), (input) => input.value) : [];
+    box.dataset.game = String(game.id);
     box.innerHTML = "<h2>Tournament result</h2><p>" +
       Object.entries(result.scores).map(([p, s]) => esc(p) + " " + esc(s)).join(", ") + "</p>" +
       '<p class="muted small">Each player signs with their own code for this game (the organiser gives it).</p><ul>' +
@@ -32,6 +36,7 @@
         ' <a class="small" href="' + esc(phone(p)) + '">on a phone</a></li>').join("") +
       "</ul>" + (result.disputed ? '<p class="flag">The organiser has been told.</p>' : "") +
       '<p class="muted small" id="confirm-message" role="status"></p>';
+    box.querySelectorAll("input.confirm-code").forEach((input, i) => { input.value = typed[i] || ""; });
     box.querySelectorAll("button[data-index]").forEach((button) => button.addEventListener("click", () => {
       const index = Number(button.dataset.index);
       const code = box.querySelector('input[data-index="' + index + '"]');
@@ -42,7 +47,7 @@
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ player: game.players[index], agree: Boolean(button.dataset.agree), code: code.value.trim() }),
       }).then((r) => r.json().then((body) => {
-        if (r.ok) { render({ ...body, tournament: game.tournament }); return; }  // the code leaves the screen
+        if (r.ok) { box.dataset.game = ""; render({ ...body, tournament: game.tournament }); return; }  // the code leaves the screen
         note.textContent = "Not saved (" + r.status + "): " + (body.detail || "");
       }));
     }));
