@@ -387,7 +387,10 @@ def _open(plan: StationPlan, settings: Settings) -> tuple[socket.socket, Any]:
 
     _log_to_file(settings)
     listener = _listen(plan.host, plan.port)
-    return listener, build_services(settings, catalogues=plan.catalogues)
+    services = build_services(settings, catalogues=plan.catalogues)
+    if services.database.schema is not None:  # which revision it found, which it leaves
+        print(f"packref: {services.database.schema.words()}", file=sys.stderr)
+    return listener, services
 
 
 def _live_tables(plan: StationPlan) -> Any:

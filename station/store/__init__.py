@@ -1,9 +1,9 @@
 """Storage: SQLAlchemy models, the append-only event store, the clock seam.
 
 SQLite (in WAL mode) by default; the same schema on PostgreSQL for a
-tournament hub that several stations write to. There are no migrations: the
-schema is created with ``create_all`` on first start, and an index added later
-is created when an older database is opened.
+tournament hub that several stations write to. The schema is made and upgraded by
+Alembic migrations shipped in :mod:`station.store.migrations`
+(:mod:`station.store.schema`), under a lock, so stations may start together.
 """
 
 from station.store.clock import Clock, FixedClock, SystemClock

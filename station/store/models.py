@@ -42,7 +42,7 @@ class EventRow(Base):
 
     ``events_table_kind_seq`` finds a table's last event of a kind (the ``game`` that
     started the game in play) without reading its history; a database made before it
-    gains it when opened (:meth:`~station.store.database.Database.create_schema`).
+    gains it when opened (the first migration, :mod:`station.store.migrations`).
     """
 
     __tablename__ = "events"

@@ -201,3 +201,37 @@ def test_a_station_that_loses_the_hub_keeps_refereeing_and_loses_nothing(
         a.client.get("/api/tables/t1").json()["game"]
     after = a.client.post("/api/tables/t1/observations", json=play(state, rng, 99))
     assert after.json()["events"][0]["seq"] == len(stored) + 1
+
+
+def test_two_stations_started_at_the_same_instant_on_a_fresh_hub_both_serve(
+        tmp_path: Path, postgres_cluster, started) -> None:
+    """At a venue every Pi boots at once: the schema is made by one station, under the
+    hub's lock, and the other finds it made (each says so on stderr)."""
+    hub = postgres_url(postgres_cluster)
+    barrier = threading.Barrier(2)
+    stations: list[Station | BaseException] = [None, None]  # type: ignore[list-item]
+
+    def start(number: int) -> None:
+        barrier.wait()
+        try:
+            stations[number] = Station(tmp_path / f"station-{number}", hub)
+        except BaseException as error:
+            stations[number] = error
+
+    threads = [threading.Thread(target=start, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    started.extend(s for s in stations if isinstance(s, Station))
+    assert all(isinstance(s, Station) for s in stations), stations
+    for number, station in enumerate(stations):
+        table = {"name": f"Table {number}", "id": f"t{number}",
+                 "game": {"game": "small-warehouse", "players": ["Ana", "Ben"], "seed": 1}}
+        assert station.client.post("/api/tables", json=table).status_code == 201
+    lines = sorted(line for number in range(2) for line in
+                   (tmp_path / f"station-{number}" / "stderr.log").read_text().splitlines()
+                   if "database schema" in line)
+    head = lines[0].rsplit(" ", 1)[1]
+    assert lines == [f"packref: database schema: found {head}, leaves {head}",
+                     f"packref: database schema: found none (a new database), leaves {head}"]
