@@ -29,6 +29,7 @@ from station.faults import disk_full_words
 from station.private import private_dir, private_file
 from station.store.schema import ForeignDatabase, SchemaVersions, upgrade
 
+BUSY_TIMEOUT_MS = 5000  # how long a SQLite write waits for another writer before "busy"
 CONNECT_TIMEOUT_SECONDS = 3  # a hub out of reach must not hang a write for long
 
 
@@ -73,7 +74,7 @@ def _sqlite_pragmas(dbapi_connection: object, _record: object) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a commit survives a killed process
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()
 
 

@@ -1,0 +1,108 @@
+"""Faults of the machine answered in words: a full disk is ``507`` "the data folder is full
+(N MB free)", a database held by another writer is ``503`` with ``Retry-After``; nothing
+is stored, and the same write succeeds once the fault clears."""
+
+from __future__ import annotations
+
+import errno
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import event
+
+from station.api import Services
+from station.store import database as database_module
+from station.store.events import EventStore
+from tests.station.api.conftest import AUTH
+
+FULL = re.compile(r"^the data folder is full \(\d+ MB free\)$")
+
+
+def _declare(client: TestClient, n: int = 1):
+    return client.post("/api/tables/t1/observations", headers=AUTH, json={
+        "observation": {"kind": "declared", "action": {"type": "add", "n": n}},
+        "source": "button"})
+
+
+def _stored(services: Services) -> int:
+    return services.store.count_events(["t1"])
+
+
+@contextmanager
+def _full_database(services: Services) -> Iterator[None]:
+    """SQLite's own 'database or disk is full' (SQLITE_FULL): the file may not grow by a
+    page, as on a full disk, without filling one."""
+    engine = services.database.engine
+    with engine.connect() as connection:
+        pages = connection.exec_driver_sql("PRAGMA page_count").scalar()
+
+    def no_room(dbapi_connection, _record) -> None:
+        dbapi_connection.execute(f"PRAGMA max_page_count={pages}")
+
+    event.listen(engine, "connect", no_room)
+    engine.dispose()  # every connection from now on has no room
+    try:
+        yield
+    finally:
+        event.remove(engine, "connect", no_room)
+        engine.dispose()
+
+
+def test_a_write_to_a_full_disk_is_507_in_words_and_stores_nothing(
+        client: TestClient, services: Services, race_table: str) -> None:
+    refused = []
+    with _full_database(services):
+        for number in range(200):  # until a page is wanted
+            before = len(services.store.tables())
+            answer = client.post("/api/tables", headers=AUTH,
+                                 json={"name": f"Table {number}", "id": f"x{number}"})
+            if answer.status_code != 201:
+                refused.append((answer, len(services.store.tables()) - before))
+                break
+    assert refused, "the database never filled"
+    answer, stored = refused[0]
+    assert answer.status_code == 507 and FULL.match(answer.json()["detail"]), answer.text
+    assert stored == 0
+    again = client.post("/api/tables", headers=AUTH, json={"name": "Again", "id": "again"})
+    assert again.status_code == 201  # room again: the same write succeeds
+
+
+def test_a_write_refused_by_the_file_system_for_want_of_room_is_507(
+        client: TestClient, services: Services, race_table: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_room(*_arguments, **_keywords):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    before = _stored(services)
+    monkeypatch.setattr(EventStore, "_append_to_hub", no_room)
+    answer = _declare(client)
+    assert answer.status_code == 507 and FULL.match(answer.json()["detail"]), answer.text
+    monkeypatch.undo()
+    assert _stored(services) == before
+    assert _declare(client).status_code == 201
+
+
+def test_a_database_held_by_another_writer_is_503_with_retry_after(
+        client: TestClient, services: Services, race_table: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(database_module, "BUSY_TIMEOUT_MS", 300)  # the short wait, shorter
+    services.database.engine.dispose()  # connections made again, with it
+    before = _stored(services)
+    other = sqlite3.connect(services.settings.data_dir / "station.sqlite3", timeout=0.1,
+                            isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another program's write transaction, held
+    try:
+        answer = _declare(client)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert answer.status_code == 503, answer.text
+    assert answer.headers["Retry-After"] == "2"
+    assert answer.json()["detail"] == ("the database is busy (another program is writing "
+                                       "to it): try again in 2 s")
+    assert _stored(services) == before
+    assert _declare(client).status_code == 201
