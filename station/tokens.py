@@ -130,13 +130,16 @@ def _hash_file_beside(path: Path, token: str) -> Path:
 
 def store_first_token(data_dir: Path, token: str) -> bool:
     """Keep ``token``'s hash unless a token was issued meanwhile (False then): the file
-    appears whole, or not at all, and never replaces another."""
+    appears whole, or not at all, and never replaces another. An empty hash file (left by
+    an older version on a full disk) holds no token: the first one takes its place."""
     path = private_dir(Path(data_dir)) / TOKEN_FILE
     temporary = _hash_file_beside(path, token)
     try:
         os.link(temporary, path)
     except FileExistsError:
-        return False
+        if _read_hash(path) is not None:
+            return False
+        os.replace(temporary, path)
     finally:
         temporary.unlink(missing_ok=True)
     return True

@@ -42,10 +42,26 @@ PUBLIC_REPORT_SECONDS = 10.0  # the public's status may be this old: phones cann
 
 def _report(services: Any, devices: StationDevices | None = None) -> dict[str, Any]:
     """The doctor's report on this station: ``devices``, the running station's (None: its
-    station file's)."""
+    station file's), and the running tables' own faults (:func:`_live_checks`)."""
     settings = services.settings
-    return Doctor(doctor_setup(Path(settings.data_dir), settings.database_url,
-                               running=True, devices=devices)).run()
+    report = Doctor(doctor_setup(Path(settings.data_dir), settings.database_url,
+                                 running=True, devices=devices)).run()
+    live = _live_checks(services.station)
+    report["checks"] = [*report["checks"], *live]
+    report["ok"] = report["ok"] and all(check["ok"] for check in live)
+    return report
+
+
+def _live_checks(station: Any) -> list[dict[str, Any]]:
+    """A check for each table source that failed and is retried, and each table that is
+    read-only (a stored event it cannot read): in words, as the table page says them."""
+    checks = [{"name": f"table {table}: {kind}", "ok": False, "status": NEEDS_ATTENTION,
+               "summary": words, "detail": words}
+              for table, kind, words in station.source_faults.failing()]
+    checks += [{"name": f"table {table}", "ok": False, "status": NEEDS_ATTENTION,
+                "summary": words, "detail": words}
+               for table, words in sorted(station.quarantined().items())]
+    return checks
 
 
 def _devices(request: Request) -> StationDevices | None:

@@ -34,6 +34,7 @@ from station.appliance.ownership import CameraOwnership, is_device, run_dir
 from station.errors import InputError
 from station.live import camera, drone
 from station.live.plan import StationPlan
+from station.live.source_faults import FlaggedCalibrations, supervised
 from station.live.station import Station
 from station.live.table import TableRefusal
 
@@ -101,7 +102,10 @@ class Bindings:
         """The table's camera and drone (None: nothing bound)."""
         with self._lock:
             found = {kind: self._bound.get((table_id, kind)) for kind in KINDS}
-        return {kind: None if binding is None else binding.to_json()
+        failing = {kind: words for table, kind, words in self.station.source_faults.failing()
+                   if table == table_id}
+        return {kind: None if binding is None else
+                {**binding.to_json(), "error": failing.get(kind, binding.error)}
                 for kind, binding in found.items()}
 
     def sources_in_use(self) -> dict[str, str]:
@@ -128,8 +132,10 @@ class Bindings:
         keeper = (FrameKeeper(self.station, table_id, self.archive)
                   if self.archive is not None else None)
         binding = Binding("camera", source, "dashboard", ownership=ownership)
-        return self._start(table_id, binding, lambda: camera.attach(
-            self.station, table_id, source, stop=binding.stop, keeper=keeper))
+        return self._start(table_id, binding, supervised(
+            self.station.source_faults, table_id, "camera", lambda: camera.attach(
+                self.station, table_id, source, stop=binding.stop, keeper=keeper),
+            binding.stop))
 
     def bind_drone(self, table_id: str, port: str) -> dict[str, Any]:
         """Drive ``table_id`` from the drone board on serial ``port`` (or a pyserial URL,
@@ -139,8 +145,11 @@ class Bindings:
         self.station.table(table_id)
         self._check_port(port)
         binding = Binding("drone", port, "dashboard")
-        return self._start(table_id, binding, lambda: drone.attach(
-            self.station, table_id, port, stop=binding.stop))
+        calibrations = FlaggedCalibrations(self.station.source_faults, table_id)
+        return self._start(table_id, binding, supervised(
+            self.station.source_faults, table_id, "drone", lambda: drone.attach(
+                self.station, table_id, port, stop=binding.stop, calibrations=calibrations),
+            binding.stop))
 
     def unbind(self, table_id: str, kind: str) -> None:
         """Stop the table's camera or drone (nothing bound: nothing to do)."""
@@ -197,7 +206,7 @@ class Bindings:
             raise InputError(f"$.port: cannot open {port}: {error}") from None
 
     def _start(self, table_id: str, binding: Binding,
-               source: Callable[[], int]) -> dict[str, Any]:
+               source: Callable[[], object]) -> dict[str, Any]:
         with self._lock:
             old = self._bound.pop((table_id, binding.kind), None)
         if old is not None:
@@ -211,7 +220,7 @@ class Bindings:
         return binding.to_json()
 
     @staticmethod
-    def _run(table_id: str, binding: Binding, source: Callable[[], int]) -> None:
+    def _run(table_id: str, binding: Binding, source: Callable[[], object]) -> None:
         """The source until it ends or is stopped; a failure is kept for the page and logged."""
         try:
             source()

@@ -46,9 +46,11 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from station.games import game_record, game_records
@@ -63,6 +65,7 @@ from vision.config import DEFAULT_CONFIG
 from vision.errors import KitError, SourceError, VisionError
 from vision.kit import plan_mats, table_numbers
 from vision.overlay import observation_geometry
+from vision.quiet import quiet_stderr
 from vision.reader import Reader
 from vision.sources import ReplaySource, open_camera
 from vision.stability import watch
@@ -164,6 +167,55 @@ def open_frames(where: str | int) -> Any:
         return ReplaySource(Path(text))
     except SourceError as error:
         raise CameraError(str(error)) from None
+
+
+def _good_frame(frame: Any) -> bool:
+    """Whether ``frame`` is an image the reader can take (a colour or grey picture)."""
+    return (isinstance(frame, np.ndarray) and frame.size > 0 and frame.ndim in (2, 3)
+            and min(frame.shape[:2]) >= 8 and (frame.ndim == 2 or frame.shape[2] in (3, 4)))
+
+
+class SkippingFrames:
+    """A frame source whose bad frames are skipped, each told to ``on_bad(what)``: an
+    image file of a replay folder OpenCV cannot read, an empty or malformed frame from a
+    camera. One bad frame never ends a table's camera."""
+
+    def __init__(self, frames: Any, on_bad: Callable[[str], None]) -> None:
+        self.frames = frames
+        self.on_bad = on_bad
+
+    def __repr__(self) -> str:
+        return f"<SkippingFrames {self.frames!r}>"
+
+    def __iter__(self) -> Iterator[Any]:
+        files = getattr(self.frames, "files", None)
+        if isinstance(self.frames, ReplaySource) and files:
+            yield from self._files(files)
+            return
+        for number, frame in enumerate(self.frames):
+            if _good_frame(frame):
+                yield frame
+            else:
+                self.on_bad(f"frame {number}")
+
+    def _files(self, files: list[Path]) -> Iterator[Any]:
+        for file in files:
+            try:
+                with quiet_stderr():
+                    frame = cv2.imread(str(file), cv2.IMREAD_COLOR)
+            except cv2.error:
+                frame = None
+            if frame is None and not file.exists():
+                raise CameraError(f"{file}: the replay's image is gone")
+            if _good_frame(frame):
+                yield frame
+            else:
+                self.on_bad(str(file))
+
+    def close(self) -> None:
+        close = getattr(self.frames, "close", None)
+        if callable(close):
+            close()
 
 
 class _RepeatAwareReader:
@@ -361,11 +413,13 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
                 continue
             view.looking_for(looked_for_in_game(game[1]), "reading the mats of the game "
                              "at the table")
-            source = CameraSource(open_frames(where), game[1], stable_frames=stable_frames,
+            frames = SkippingFrames(open_frames(where), partial(_bad_frame, station, table_id))
+            source = CameraSource(frames, game[1], stable_frames=stable_frames,
                                   stop=stop, bridge=None if replay else bridge,
                                   keeper=keeper, lens=lens, view=view)
             count, ended = _read_game(station, table_id, source, game[0], author)
             handed += count
+            station.source_faults.clear(table_id, "camera")  # it read again
             if ended and replay:
                 view.say("the replay ended: its last frame stays")
                 return handed
@@ -374,11 +428,21 @@ def attach(station: Station, table_id: str, where: str, *, stop: threading.Event
             view.say(f"{error}" if replay else f"{error}; trying again every {wait_s:g} s")
             if replay:
                 raise
+            station.source_faults.fail(table_id, "camera", f"the camera's frames stopped: "
+                                       f"{error}; retrying every {wait_s:g} s")
             if str(error) != warned:
                 LOG.warning("table %s: %s; trying again every %g s", table_id, error, wait_s)
                 warned = str(error)
         stop.wait(wait_s)
     return handed
+
+
+def _bad_frame(station: Station, table_id: str, what: str) -> None:
+    """A bad frame skipped: counted for the table's page, logged (the first few)."""
+    count = station.source_faults.skipped(table_id, "camera")
+    if count <= 3:
+        LOG.warning("table %s: %s is not an image the camera can read: skipped (%d so far)",
+                    table_id, what, count)
 
 
 def _is_replay(where: str | int) -> bool:

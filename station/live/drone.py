@@ -303,7 +303,8 @@ def pump(station: Station, table_id: str, make_source: Any, author: str = "drone
 def attach(station: Station, table_id: str, port: str, *, positions: Iterable[dict] = (),
            gpio_buttons: bool = False, calibration_file: str | None = None,
            stop: threading.Event | None = None, author: str = "drone",
-           bridge: ClockBridge | None = None) -> int:
+           bridge: ClockBridge | None = None,
+           calibrations: CalibrationStore | None = None) -> int:
     """Drive a table from its drone until ``stop`` (``packref serve --drone``; blocking).
 
     The table is created if it does not exist. ``gpio_buttons`` reads the referee's
@@ -312,9 +313,10 @@ def attach(station: Station, table_id: str, port: str, *, positions: Iterable[di
     ``bridge``: the table's clock bridge, shared with its live camera (see
     :mod:`station.live.clock_bridge`); a ``replay://`` capture does not feed it (it
     plays as fast as it is read, so its arrival times say nothing of its clock).
+    ``calibrations``: the store to look the board up in (default: ``calibration_file``'s).
     """
     ensure_table(station, table_id)
-    store = CalibrationStore(calibration_file)
+    store = calibrations or CalibrationStore(calibration_file)
     positions = list(positions)
     if urllib.parse.urlsplit(port).scheme == "replay":
         bridge = None

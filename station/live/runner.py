@@ -5,8 +5,10 @@ Pi's GPIO buttons for the table the plan gives them to) and each table's camera
 (:func:`station.live.camera.attach`, with a frame keeper for the game archive when
 the plan keeps one, and the camera's calibration), each in a thread of its own
 until :meth:`RunningStation.stop`; a table with both shares one clock bridge
-(:mod:`station.live.clock_bridge`). A source that fails is logged and reported on
-stderr ("the camera of table T stopped"); the others go on. :func:`run` is the same
+(:mod:`station.live.clock_bridge`). A source that fails is tried again with back-off
+and its table flagged in words meanwhile (:func:`station.live.source_faults.supervised`:
+"the camera's frames stopped: REASON; retrying in 4 s"); the others go on. A drone
+board with no calibration flags its table too. :func:`run` is the same
 as an asyncio task, stopped when cancelled: the dashboard's background task
 (``packref serve``).
 
@@ -32,6 +34,7 @@ from station.appliance.archive import FrameKeeper
 from station.live import camera, drone
 from station.live.clock_bridge import ClockBridge
 from station.live.plan import StationPlan
+from station.live.source_faults import FlaggedCalibrations, supervised
 from station.live.station import Station
 
 __all__ = ["RunningStation", "run", "start"]
@@ -88,21 +91,25 @@ def start(plan: StationPlan, station: Station) -> RunningStation:
     bridges = {table.table_id: ClockBridge() for table in plan.tables
                if table.drone is not None and table.camera is not None}
     sources: dict[str, Callable[[], object]] = {}
+    faults = station.source_faults
     for table in plan.tables:
         if table.drone is not None:
-            sources[f"drone of table {table.table_id}"] = partial(
-                drone.attach, station, table.table_id, table.drone,
-                positions=table.drone_positions,
-                gpio_buttons=plan.gpio_buttons == table.table_id,
-                calibration_file=plan.drone_calibration, stop=stop,
-                bridge=bridges.get(table.table_id))
+            sources[f"drone of table {table.table_id}"] = supervised(
+                faults, table.table_id, "drone", partial(
+                    drone.attach, station, table.table_id, table.drone,
+                    positions=table.drone_positions,
+                    gpio_buttons=plan.gpio_buttons == table.table_id, stop=stop,
+                    calibration_file=plan.drone_calibration,
+                    bridge=bridges.get(table.table_id), calibrations=FlaggedCalibrations(
+                        faults, table.table_id, plan.drone_calibration)), stop)
     for table in plan.tables:
         if table.camera is not None:
             keeper = (FrameKeeper(station, table.table_id, plan.archive)
                       if plan.archive is not None else None)
-            sources[f"camera of table {table.table_id}"] = partial(
-                camera.attach, station, table.table_id, table.camera, stop=stop,
-                bridge=bridges.get(table.table_id), keeper=keeper, lens=table.lens)
+            sources[f"camera of table {table.table_id}"] = supervised(
+                faults, table.table_id, "camera", partial(
+                    camera.attach, station, table.table_id, table.camera, stop=stop,
+                    bridge=bridges.get(table.table_id), keeper=keeper, lens=table.lens), stop)
     threads = {name: threading.Thread(target=_reported(name, source), name=f"packref {name}")
                for name, source in sources.items()}
     for thread in threads.values():

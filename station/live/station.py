@@ -18,6 +18,7 @@ from rules import Action, State
 from station.live.camera_view import CameraViews
 from station.live.hub import Hub
 from station.live.public import public_entry
+from station.live.source_faults import SourceFaults
 from station.live.table import LiveTable, game_start_state
 from station.store import Event, EventStore, StoreConflict
 from station.store.clock import epoch_seconds
@@ -49,9 +50,26 @@ class Station:
         self.listeners: list[Callable[[LiveTable], None]] = []
         #: Each camera table's latest frame and reading (the camera check page).
         self.cameras = CameraViews()
+        #: Each table's camera, drone and buttons that failed and are retried, in words.
+        self.source_faults = SourceFaults(on_change=self._sources_changed)
 
     def __repr__(self) -> str:
         return f"<Station {len(self._tables)} tables on {self.store!r}>"
+
+    def _sources_changed(self, table_id: str) -> None:
+        """A table's source failed or recovered: its pages are told (a table not loaded yet
+        takes its flags when it is)."""
+        with self._lock(table_id):
+            live = self._tables.get(table_id)
+            if live is not None:
+                live.sources = self.source_faults.of(table_id)
+                self.broadcast(live)
+
+    def quarantined(self) -> dict[str, str]:
+        """Each loaded table that is read-only, and why (see :meth:`LiveTable.take`)."""
+        with self._guard:
+            tables = list(self._tables.values())
+        return {live.info.id: live.quarantined for live in tables if live.quarantined}
 
     # -- reading ------------------------------------------------------------------------
     def resume(self) -> list[str]:
@@ -75,6 +93,7 @@ class Station:
                 if info is None:
                     raise UnknownTable(f"there is no table {table_id!r}")
                 live = LiveTable.rebuild(info, self.store.events(table_id))
+                live.sources = self.source_faults.of(table_id)
                 self._tables[table_id] = live
             return live
 
@@ -83,7 +102,7 @@ class Station:
         with self._lock(table_id):
             live = self.table(table_id)
             for event in self.store.events(table_id, after=live.last_seq):
-                live.absorb(event, replaying=True)
+                live.take(event, replaying=True)
             return live
 
     def snapshot(self, table_id: str) -> dict[str, Any]:
@@ -203,6 +222,7 @@ class Station:
         with self._lock(table_id):
             for attempt in range(RETRIES):
                 live = self.table(table_id)
+                live.writable()  # a quarantined table is read-only
                 events = plan(live)
                 try:
                     stored = self.store.append(table_id, events, author,
@@ -214,7 +234,7 @@ class Station:
                         raise
                     continue
                 for event in stored:
-                    live.absorb(event)
+                    live.take(event)
                 self.broadcast(live)
                 return stored
         raise AssertionError("unreachable")

@@ -45,6 +45,7 @@ always what a replay gives.
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -58,6 +59,8 @@ from station.games.words import actor, entry_words
 from station.live.public import public_entry
 from station.live.translators import PASSED_THROUGH, PERSON, TableTranslator
 from station.store import Event, TableInfo
+
+LOG = logging.getLogger("packref")
 
 RECENT_EVENTS = 30
 KEPT_READINGS = 120
@@ -228,6 +231,10 @@ class LiveTable:
         self.past_games: list[dict[str, Any]] = []
         self.problems: list[str] = []
         self.hints = False  # the organiser's switch: the acting player's best moves shown
+        #: Why the table is read-only (an event it cannot read), None while it is not.
+        self.quarantined: str | None = None
+        #: Its camera's, drone's and buttons' faults now (:mod:`station.live.source_faults`).
+        self.sources: list[dict[str, Any]] = []
         self._observed: tuple[int | None, tuple[Any, Any]] = (None, (None, None))  # seq, key
 
     def __repr__(self) -> str:
@@ -238,8 +245,31 @@ class LiveTable:
         """The table as its stored events leave it."""
         table = cls(info)
         for event in events:
-            table.absorb(event, replaying=True)
+            table.take(event, replaying=True)
         return table
+
+    def take(self, event: Event, replaying: bool = False) -> None:
+        """:meth:`absorb` that never raises: an event the view cannot read (damaged, or
+        written by a newer version) quarantines the table — it is served as read so far,
+        read-only, with a flag in words — and every other table goes on."""
+        if self.quarantined is not None:
+            self.last_seq = event.seq  # read no further: what follows builds on it
+            return
+        try:
+            self.absorb(event, replaying)
+        except Exception as error:
+            words = str(error).strip().splitlines()
+            self.quarantined = (f"event {event.seq} ({event.kind}) cannot be read "
+                                f"({words[0] if words else type(error).__name__}): the "
+                                "table is read-only until it is repaired")
+            self.last_seq = event.seq
+            LOG.exception("table %s is quarantined: event %s cannot be read",
+                          self.info.id, event.seq)
+
+    def writable(self) -> None:
+        """Raise :class:`TableRefusal` for a quarantined table (see :meth:`take`)."""
+        if self.quarantined is not None:
+            raise TableRefusal(f"table {self.info.id!r} is read-only: {self.quarantined}")
 
     # -- deciding what new events to write ---------------------------------------------
     def plan_game(self, game_name: str, players: list[str], seed: int,
@@ -566,6 +596,8 @@ class LiveTable:
             "last_observation": self._public(self.last_observation),
             "past_games": self.past_games[-10:],
             "problems": self.problems[-10:],
+            "quarantined": self.quarantined,
+            "sources": self.sources,
         }
 
     def entries(self) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ def test_binding_again_stops_the_old_source(station: Station) -> None:
     assert bound.bound("t1") == {"camera": None, "drone": None}
 
 
-def test_a_source_that_fails_is_kept_with_its_reason(
+def test_a_source_that_fails_is_retried_with_its_reason_shown(
         station: Station, monkeypatch: pytest.MonkeyPatch) -> None:
 
     def broken(*_args: object, **_options: object) -> int:
@@ -43,8 +43,13 @@ def test_a_source_that_fails_is_kept_with_its_reason(
     monkeypatch.setattr(module.drone, "attach", broken)
     bound = Bindings(station)
     bound.bind_drone("t1", "loop://")
-    wait_until(lambda: not bound.bound("t1")["drone"]["running"])
-    assert bound.bound("t1")["drone"]["error"] == "the board went away"
+    wait_until(lambda: bound.bound("t1")["drone"]["error"] is not None)
+    drone = bound.bound("t1")["drone"]
+    assert drone["running"]  # tried again, not left dead
+    assert drone["error"] == ("the drone's readings stopped: the board went away; "
+                              "retrying in 1 s")
+    assert station.snapshot("t1")["sources"][0]["words"] == drone["error"]
+    bound.stop_all()
 
 
 def test_a_camera_device_is_owned_and_let_go(

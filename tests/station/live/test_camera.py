@@ -3,6 +3,7 @@ referee → engine, and the scores come out as the engine's own."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -14,9 +15,10 @@ from typing import Any
 
 import cv2
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from station.demo import camera_fixtures as fixtures
-from station.live import runner
+from station.live import runner, source_faults
 from station.live.camera import (
     CameraError,
     CameraSource,
@@ -235,3 +237,78 @@ def test_the_shop_reader_gives_the_card_under_the_drone() -> None:
     assert seen["drone"] == {"kind": "drone-position", "t": 7.5,
                              "card": layout.card_numbers[cards[5]]}
     assert seen["shop"] == layout_seen  # the card under the drone is remembered
+
+
+def test_bad_frames_of_a_replay_are_skipped_and_counted(
+        replay: tuple[dict[str, Any], Path], station: Station, tmp_path: Path) -> None:
+    """A zero-byte image and a file of garbage in the middle of the replay: each is skipped
+    and counted for the table's page, and the game is read to its end."""
+    script, folder = replay
+    damaged = tmp_path / "damaged"
+    shutil.copytree(folder, damaged)
+    images = sorted(p for p in damaged.iterdir() if p.suffix == ".png")
+    middle = images[len(images) // 2]
+    (damaged / (middle.stem + "a.png")).write_bytes(b"")
+    (damaged / (middle.stem + "b.png")).write_bytes(b"\x89PNG not really" * 50)
+    start(station, script)
+    assert attach(station, "t1", str(damaged), stable_frames=fixtures.STABLE) > 0
+    assert scores(station) == script["final_scores"]
+    assert station.snapshot("t1")["sources"] == [
+        {"source": "camera", "words": None, "since": None, "skipped": 2}]
+
+
+def test_a_camera_game_goes_on_through_a_full_disk_and_a_held_database(
+        replay: tuple[dict[str, Any], Path], station: Station,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The store refuses two writes mid-game (disk full, then a database held by another
+    writer): the table is flagged in words, the camera is tried again, the game ends right
+    and the flag clears."""
+    monkeypatch.setattr(source_faults, "FIRST_WAIT_S", 0.05)
+    monkeypatch.setattr(source_faults, "HEALTHY_S", 0.2)
+    script, folder = replay
+    start(station, script)
+    append, calls, flags = station.store.append, [0], []
+    faults = {3: OSError(errno.ENOSPC, "No space left on device"),
+              5: OperationalError("INSERT", {}, Exception("database is locked"))}
+
+    def failing(*arguments: Any, **options: Any) -> Any:
+        calls[0] += 1
+        if calls[0] in faults:
+            raise faults[calls[0]]
+        return append(*arguments, **options)
+
+    flag = station.source_faults.fail
+    monkeypatch.setattr(station.store, "append", failing)
+    monkeypatch.setattr(station.source_faults, "fail",
+                        lambda table, kind, words: (flags.append(words), flag(table, kind, words)))
+    plan = StationPlan(tables=(TablePlan("t1", camera=str(folder)),))
+    with runner.start(plan, station) as running:
+        assert running.wait(timeout=120), running
+    assert scores(station) == script["final_scores"]
+    assert flags == [
+        "the camera's frames stopped: [Errno 28] No space left on device; retrying in 0.05 s",
+        "the camera's frames stopped: (builtins.Exception) database is locked; retrying in "
+        "0.05 s"]
+    assert station.snapshot("t1")["sources"] == []
+
+
+def test_a_deleted_replay_folder_is_flagged_and_retried_until_it_is_back(
+        replay: tuple[dict[str, Any], Path], station: Station, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(source_faults, "FIRST_WAIT_S", 0.05)
+    monkeypatch.setattr(source_faults, "LONGEST_WAIT_S", 0.1)
+    script, folder = replay
+    gone = tmp_path / "gone"
+    start(station, script)
+    plan = StationPlan(tables=(TablePlan("t1", camera=str(gone)),))
+    with runner.start(plan, station) as running:
+        deadline = time.monotonic() + 60
+        while not station.snapshot("t1")["sources"] and time.monotonic() < deadline:
+            time.sleep(0.02)
+        words = station.snapshot("t1")["sources"][0]["words"]
+        assert words.startswith(f"the camera's frames stopped: {gone}: no such file or folder;")
+        assert running.running() == ["camera of table t1"]  # not left dead
+        shutil.copytree(folder, gone)  # the folder is back
+        assert running.wait(timeout=120), running
+    assert scores(station) == script["final_scores"]
+    assert station.snapshot("t1")["sources"] == []
