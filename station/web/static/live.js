@@ -80,6 +80,16 @@
       ' <button type="button" data-withdraw="' + e.seq + '">withdraw</button></li>').join("");
   }
 
+  // A read-only table's reason and its camera's or drone's faults while they are retried
+  function renderSourceFaults(s) {
+    const lines = s.quarantined ? ['<li class="source-fault">' + esc(s.quarantined) + "</li>"] : [];
+    for (const source of s.sources || []) {
+      if (source.words) lines.push('<li class="source-fault">' + esc(source.words) + "</li>");
+      if (source.skipped) lines.push('<li class="muted">the ' + esc(source.source) + " skipped " + source.skipped + " bad frame(s)</li>");
+    }
+    return lines.join("");
+  }
+
   function render(s) {
     const game = s.game;
     document.body.dataset.seq = s.seq;
@@ -93,6 +103,7 @@
     if (body) body.innerHTML = renderScores(game);
     announceScores(game);
     set("flags", renderFlags(s.flags, s.recent));
+    set("source-faults", renderSourceFaults(s));
     set("entries", renderEntries(s.entries));
     const banner = document.getElementById("review-banner");
     if (banner) banner.hidden = s.flags.length === 0;

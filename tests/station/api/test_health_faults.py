@@ -5,16 +5,18 @@ is stored, and the same write succeeds once the fault clears."""
 from __future__ import annotations
 
 import errno
+import html
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import event
+from sqlalchemy import event, text
 
-from station.api import Services
+from station.api import Services, create_app
 from station.store import database as database_module
 from station.store.events import EventStore
 from tests.station.api.conftest import AUTH
@@ -106,3 +108,57 @@ def test_a_database_held_by_another_writer_is_503_with_retry_after(
                                        "to it): try again in 2 s")
     assert _stored(services) == before
     assert _declare(client).status_code == 201
+
+
+def _damage(services: Services, table_id: str) -> int:
+    """Store an event no version of the station can read (a game with no game): its seq."""
+    seq = services.store.last_seq(table_id) + 1
+    with services.database.engine.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO events (table_id, seq, kind, author, at, payload) "
+            "VALUES (:table, :seq, 'game', 'someone', '2026-01-01 12:00:00', '{}')"),
+            {"table": table_id, "seq": seq})
+    return seq
+
+
+def test_a_damaged_event_quarantines_its_table_and_every_other_table_runs(
+        services: Services, toy_game: str) -> None:
+    for table in ("t1", "t2"):
+        services.station.create_table(f"Table {table}", table)
+        services.station.start_game(table, toy_game, ["Ana", "Ben"], 0, None, "organiser")
+    seq = _damage(services, "t1")
+    services.station._tables.clear()  # as a station started again finds them
+    with TestClient(create_app(services)) as client:  # starts: no exit, no traceback
+        snapshot = client.get("/api/tables/t1").json()
+        words = snapshot["quarantined"]
+        assert re.fullmatch(rf"event {seq} \(game\) cannot be read \(.+\): the table is "
+                            "read-only until it is repaired", words), words
+        refused = _declare(client)
+        assert refused.status_code == 409
+        assert refused.json()["detail"] == f"table 't1' is read-only: {words}"
+        other = client.post("/api/tables/t2/observations", headers=AUTH, json={
+            "observation": {"kind": "declared", "action": {"type": "add", "n": 1}},
+            "source": "button"})
+        assert other.status_code == 201, other.text  # every other table runs
+        health = client.get("/api/health", headers=AUTH).json()
+        assert not health["ok"]
+        assert {"name": "table t1", "ok": False, "status": "needs attention",
+                "summary": words, "detail": words} in health["checks"]
+        page = html.unescape(client.get("/health").text)
+        assert words in page  # the page, for anyone
+
+
+def test_a_failing_source_shows_on_the_health_page(client: TestClient, services: Services,
+                                                   race_table: str) -> None:
+    words = "the camera's frames stopped: camera 0: stopped giving frames; retrying in 4 s"
+    services.station.source_faults.fail("t1", "camera", words)
+    assert client.get("/api/tables/t1").json()["sources"] == [
+        {"source": "camera", "words": words, "since": pytest.approx(time.time(), abs=60),
+         "skipped": 0}]
+    health = client.get("/api/health", headers=AUTH).json()
+    assert {"name": "table t1: camera", "ok": False, "status": "needs attention",
+            "summary": words, "detail": words} in health["checks"]
+    services.station.source_faults.clear("t1", "camera")
+    assert client.get("/api/tables/t1").json()["sources"] == []
+    assert all(c["name"] != "table t1: camera"
+               for c in client.get("/api/health", headers=AUTH).json()["checks"])
