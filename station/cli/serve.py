@@ -139,13 +139,28 @@ def _run_server(app: Any, listener: socket.socket) -> Any:
 
 def _log_to_file(settings: Any) -> None:
     """Warnings and errors of the server (and the start of each run) go to ``logs/station.log``."""
-    path = private_file(settings.logs_dir / "station.log")  # appended to, keeping its mode
-    handler = logging.FileHandler(path, encoding="utf-8")
+    path = settings.logs_dir / "station.log"
+    try:
+        private_file(path)  # appended to, keeping its mode
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError as error:
+        raise InputError(_unwritable(path, error)) from None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     for name in ("packref", "uvicorn.error"):
         logger = logging.getLogger(name)
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
+
+
+def _unwritable(path: Path, error: OSError) -> str:
+    """The start-up line for a file the station cannot write: which, why, what to do."""
+    from station.faults import disk_full_words, is_disk_full
+
+    if is_disk_full(error):
+        return (f"cannot write {path}: {disk_full_words(path.parent)}: make room (old logs, "
+                "the game archive) and start again")
+    return (f"cannot write {path} ({error.strerror}): let the station's user write its "
+            "data folder (chown/chmod), or give another with --data")
 
 
 def interactive() -> bool:
