@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from station.cli import serve
-from station.errors import InputError
 from station.config import Settings
+from station.errors import InputError
 
 
 def test_a_log_that_cannot_be_written_names_the_file_and_the_remedy(settings: Settings) -> None:
