@@ -114,13 +114,19 @@ class Station:
         """The stored events after ``after`` as the whole table sees them: an action laid
         face down shows no face (the full record is :meth:`EventStore.events`)."""
         self.table(table_id)  # an unknown table raises UnknownTable
-        state = self._state_after(table_id, after)
+        try:
+            state = self._state_after(table_id, after)
+        except Exception:  # the game's own event is damaged: its table is quarantined
+            state = None
         shown = []
         for event in self.store.events(table_id, after, limit):
-            if event.kind == "game":
-                state = game_start_state(event.payload)[1]
-            entry = event.to_json()
-            shown.append(entry if state is None else public_entry(state, entry))
+            try:
+                if event.kind == "game":
+                    state = game_start_state(event.payload)[1]
+                entry = event.to_json()
+                shown.append(entry if state is None else public_entry(state, entry))
+            except Exception as error:  # a damaged event is listed, never its payload
+                shown.append(_unreadable(event, error))
         return shown
 
     def _state_after(self, table_id: str, seq: int) -> State | None:
@@ -251,3 +257,12 @@ class Station:
                 listener(live)
             except Exception:  # what is stored and sent stands: a listener only follows
                 log.exception("a listener of table %s failed", live.info.id)
+
+
+def _unreadable(event: Event, error: Exception) -> dict[str, Any]:
+    """A stored event that cannot be shown: its place and why, without its payload (which
+    may hold what the table must not see)."""
+    words = str(error).strip().splitlines()
+    return {"seq": event.seq, "kind": event.kind, "author": event.author,
+            "at": event.at.isoformat(),
+            "unreadable": words[0] if words else type(error).__name__}

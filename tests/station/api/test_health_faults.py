@@ -133,6 +133,9 @@ def test_a_damaged_event_quarantines_its_table_and_every_other_table_runs(
         words = snapshot["quarantined"]
         assert re.fullmatch(rf"event {seq} \(game\) cannot be read \(.+\): the table is "
                             "read-only until it is repaired", words), words
+        listed = client.get("/api/tables/t1/events")
+        assert listed.status_code == 200, listed.text
+        assert listed.json()[-1]["seq"] == seq and "unreadable" in listed.json()[-1]
         refused = _declare(client)
         assert refused.status_code == 409
         assert refused.json()["detail"] == f"table 't1' is read-only: {words}"
