@@ -68,6 +68,7 @@ def test_the_wheel_holds_the_product_and_no_development_tooling(installed: Path)
     wheel = next((installed.parent / "dist").glob("packref-*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "station/cli/__init__.py" in names
+    assert "station/store/migrations/versions/0001_initial.py" in names  # the schema's steps
     assert not [name for name in names if name.split("/")[0] == "devkit"]
     assert not names & set(DEVELOPMENT_MODULES)
 
