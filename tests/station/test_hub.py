@@ -222,7 +222,7 @@ def test_two_stations_started_at_the_same_instant_on_a_fresh_hub_both_serve(
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=60)
+        thread.join()  # a start on a loaded machine may take a minute: no shorter limit here
     started.extend(s for s in stations if isinstance(s, Station))
     assert all(isinstance(s, Station) for s in stations), stations
     for number, station in enumerate(stations):
