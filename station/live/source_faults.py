@@ -174,7 +174,7 @@ class FlaggedCalibrations(CalibrationStore):
             self.faults.fail(self.table_id, "calibration",
                              f"the drone board {board_id or '(unnamed)'} is not calibrated: "
                              "its loads are not weighed; calibrate it with 'packref drone "
-                             "calibrate' (the station reads it within a second)")
+                             "calibrate'")
         else:
             self.faults.clear(self.table_id, "calibration")
         return found

@@ -4,6 +4,7 @@ thread, a clock bridge between the two of one table, failures told, stop() stops
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from pathlib import Path
@@ -124,3 +125,22 @@ def test_a_plan_is_checked_as_it_is_made() -> None:
         StationPlan(tables=(TablePlan("t1", camera="0"), TablePlan("t1", drone="/dev/x")))
     with pytest.raises(ValueError, match="table 't1' has no drone"):
         TablePlan("t1", drone_positions=({"t": 1.0, "card": 0},))
+
+
+def test_an_uncalibrated_drone_board_says_so_at_its_table(station: Station,
+                                                         tmp_path: Path) -> None:
+    """A board with no calibration (none in its capture, none in the calibrations file)
+    sends loads nobody can weigh: its table says so instead of staying silent."""
+    lines = (REPO / "fixtures" / "drone" / "sim-0003.bin").read_bytes().split(b"\n", 2)
+    header = json.loads(lines[1])
+    uncalibrated = tmp_path / "uncalibrated.bin"
+    uncalibrated.write_bytes(b"\n".join([lines[0], json.dumps(
+        {**header, "calibration": None}).encode(), lines[2]]))
+    bet_on_card_1(station)
+    plan = StationPlan(drone_calibration=str(tmp_path / "no-calibrations.json"),
+                       tables=(TablePlan("t1", drone=f"replay://{uncalibrated}"),))
+    with runner.start(plan, station) as running:
+        assert running.wait(timeout=60)
+    assert [(s["source"], s["words"]) for s in station.snapshot("t1")["sources"]] == [
+        ("calibration", "the drone board 73696d756c617465 is not calibrated: its loads are "
+         "not weighed; calibrate it with 'packref drone calibrate'")]
