@@ -27,6 +27,7 @@ from station.api import (
 from station.api.deps import Services
 from station.api.docs import install_docs
 from station.api.errors import install_error_handlers
+from station.api.limits import BodyLimit
 from station.api.responses import with_project_error_shape
 from station.live.hub import HubRelay
 
@@ -77,6 +78,7 @@ def create_app(services: Services, background: Background | None = None,
                   "sign in at /sign-in).")
     app.state.services = services
     install_error_handlers(app)
+    app.add_middleware(BodyLimit)  # type: ignore[arg-type]
     install_docs(app)  # before /static: its assets are under /static/api-docs
     app.include_router(setup.router)  # before tables: DELETE /api/tables/ID is its own
     app.include_router(tables.router)

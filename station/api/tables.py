@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 
 from rules import game_names, get_game
 from station.api.deps import OrganiserReadDep, ServicesDep, StationDep, TokenDep
+from station.api.limits import check_options
 from station.api.models import (
     ChoiceIn,
     CorrectionIn,
@@ -78,6 +79,7 @@ def create_table(body: TableCreate, station: StationDep, author: TokenDep) -> di
     if body.game is not None:  # check the game before anything is written
         start = body.game
         _no_seed_for_a_hand_deal(start, ("body", "game", "seed"))
+        check_options(start.game, start.options, ("body", "game", "options"))
         engine = get_game(start.game)
         catalogue = _copy(start, "$.game.catalogue")
         engine.new_game(start.players, seed=start.seed or 0, options=start.options,
@@ -187,6 +189,7 @@ def start_game(table_id: TableId, body: GameStart, station: StationDep,
                author: TokenDep) -> dict[str, Any]:
     """Start a new game at the table (the previous one stays in the record)."""
     _no_seed_for_a_hand_deal(body, ("body", "seed"))
+    check_options(body.game, body.options, ("body", "options"))
     _start(station, table_id, body, author, _copy(body, "$.catalogue"))
     return station.snapshot(table_id)
 

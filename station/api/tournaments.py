@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request, Response, status
 from pydantic import Field
 
 from station.api.deps import Services, ServicesDep, SessionDep, TokenDep
+from station.api.limits import check_options
 from station.api.models import (
     NO_NUL,
     GameId,
@@ -206,6 +207,8 @@ def start_match(tournament_id: TournamentId, match_id: GameId, body: MatchStart,
     """Start the game at its table (or ``table``, for a game waiting for one), dealt by
     hand unless ``deal`` is "seed"; the result then comes from the live game. 409 when the
     table has a game in play and ``replace`` is not said."""
+    if body.game is not None:  # else the tournament's game: its engine bounds the options
+        check_options(body.game, body.options, ("body", "options"))
     started = service.start_match(session, services.station, tournament_id, match_id,
                                   body.game, author, body.seed, body.options, body.deal,
                                   body.table, body.replace)

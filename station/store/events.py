@@ -16,12 +16,17 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from station.jsonin import clipped
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
 from station.store.models import EventRow, MatchRow, TableRow, TournamentRuleRow
 from station.store.spool import Spool, hub_copy
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+#: How deep a stored payload is handed out. The API refuses documents nested deeper than
+#: 32 levels; one stored before it did (hundreds deep) is clipped here, where every reader
+#: gets it, so no answer carrying it fails to encode and its table stays readable.
+READABLE_DEPTH = 64
 
 
 class StoreConflict(Exception):
@@ -82,7 +87,8 @@ def aware(moment: datetime) -> datetime:
 
 
 def _event(row: EventRow) -> Event:
-    return Event(row.table_id, row.seq, row.kind, row.author, aware(row.at), dict(row.payload))
+    payload = clipped(dict(row.payload), READABLE_DEPTH)
+    return Event(row.table_id, row.seq, row.kind, row.author, aware(row.at), payload)
 
 
 def _same_event(stored: EventRow, spooled: EventRow) -> bool:
