@@ -28,6 +28,7 @@ from station.api.models import (
     TournamentCreate,
     TournamentId,
 )
+from station.api.once import OnceDep
 from station.api.responses import (
     CsvResponse,
     DroppedOut,
@@ -219,12 +220,16 @@ def start_match(tournament_id: TournamentId, match_id: GameId, body: MatchStart,
 
 @router.put("/{tournament_id}/games/{match_id}/result", **documented(TournamentGame, *WRITE))
 def put_result(tournament_id: TournamentId, match_id: GameId, body: ResultIn, session: SessionDep,
-               services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+               services: ServicesDep, author: TokenDep, once: OnceDep) -> Any:
     """Enter a game's result by hand: winners by the totals, then the game's tie-break
     (``tie_break``), then shared. A game still in play at its table is ended there; a result
     replacing another is kept in ``corrections`` (old, new, who, when)."""
+    earlier = once.earlier(body)
+    if earlier is not None:
+        return earlier
     match = service.record_result(session, services.clock, services.station, tournament_id,
                                   match_id, body.scores, body.winners, author, body.tie_break)
+    once.keep(session, body, status.HTTP_200_OK, match)
     session.commit()
     _changed(services, tournament_id)
     return match

@@ -20,6 +20,7 @@ from station.jsonin import clipped
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
 from station.store.models import EventRow, MatchRow, TableRow, TournamentRuleRow
+from station.store.receipts import pending_receipt
 from station.store.spool import Spool, hub_copy
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -205,8 +206,14 @@ class EventStore:
                     raise StoreConflict(f"table {table_id!r} moved on to event {last}")
                 rows = self._rows(table_id, events, author, last)
                 session.add_all(rows)
+                receipt = pending_receipt()
+                if receipt is not None:  # the answer the write gives, kept with what it stored
+                    answer = {"events": [_event(row).to_json() for row in rows]}
+                    session.add(receipt.row(answer, self.clock))
         except IntegrityError:
             raise StoreConflict(f"table {table_id!r} was written by someone else") from None
+        if receipt is not None:
+            receipt.kept = True
         return [_event(row) for row in rows]
 
     def _append_locally(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
