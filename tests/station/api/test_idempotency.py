@@ -107,7 +107,7 @@ def test_a_retried_reveal_is_applied_once(client: TestClient, draw_game: str) ->
         "name": "Table 1", "id": "t1",
         "game": {"game": draw_game, "players": ["Ana", "Ben"], "deal": "table"}})
     outcome = client.get("/api/tables/t1/outcomes", headers=AUTH).json()["outcomes"][0]
-    body = {"action": outcome["action"] if "action" in outcome else outcome}
+    body = {"action": outcome.get("action", outcome)}
     first = client.post("/api/tables/t1/reveals", headers=_keyed("r-1"), json=body)
     assert first.status_code == 201, first.text
     seq = client.get("/api/tables/t1").json()["seq"]
