@@ -175,15 +175,20 @@ async def load_watcher(url: str, arrivals: dict[int, float], ready: list[int],
 
 async def send_reading(api: httpx.AsyncClient, table: str, number: int,
                        sent: list[tuple[str, int, float, int]], failures: list[str]) -> None:
-    """POST one reading; on 201, note (table, its number, when it was sent, its last seq)."""
+    """POST one reading; on 201, note (table, its number, when it was sent, its last seq).
+    A connection lost before the answer is retried with the same key (at most twice): the
+    reading may be stored already, and the key keeps it from being stored twice."""
     started = time.time()
     body = {"observation": {"kind": "frame", "n": number}, "source": "camera"}
-    try:
-        answer = await api.post(f"/api/tables/{table}/observations", json=body,
-                                headers={"Idempotency-Key": f"load-{table}-{number}"})
-    except httpx.HTTPError as error:
-        failures.append(type(error).__name__)
-        return
+    for attempt in range(3):
+        try:
+            answer = await api.post(f"/api/tables/{table}/observations", json=body,
+                                    headers={"Idempotency-Key": f"load-{table}-{number}"})
+            break
+        except httpx.HTTPError as error:
+            if attempt == 2:
+                failures.append(type(error).__name__)
+                return
     if answer.status_code != 201:
         failures.append(str(answer.status_code))
         return
