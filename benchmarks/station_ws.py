@@ -16,6 +16,17 @@ studies each new position, ``--advice-seconds`` each, and the pages get an ``adv
 message later), alternating ``--rounds`` times, each on a fresh station, and prints the
 p95 with win chances on relative to off, and every delay in units of the reference
 workload's time (``benchmarks/reference.py``). Aim: no worse p95 with win chances on.
+
+``--load`` measures the station under a venue's load instead: ``--tables 8`` tables,
+``--watchers 100`` WebSocket watchers spread over them, ``--rate 400`` readings a second
+offered for ``--seconds 30`` (open loop: each reading is sent at its time, whatever the
+answers; at most ``--in-flight`` requests at once, so the load is bounded: a reading due
+while that many wait is counted as not sent). Every reading carries an
+``Idempotency-Key``. It prints the readings offered, sent, acknowledged (201) and
+acknowledged per second; p50/p95 from a POST being sent to its table's update reaching
+each watcher of that table; and whether every acknowledged reading is stored exactly
+once (read back from each table's record). Loopback only. Aim: all accepted, p95 ≤ 250
+ms on a developer's machine.
 """
 
 from __future__ import annotations
@@ -30,7 +41,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -142,6 +155,168 @@ def figures_of(delays: list[float], advice: int, ref: float) -> dict[str, float]
             "p95_ref": round(p95 / ref, 3)}
 
 
+# -- --load: many tables, many watchers, a steady offered rate -------------------------------
+
+async def load_watcher(url: str, arrivals: dict[int, float], ready: list[int],
+                       stop: asyncio.Event) -> None:
+    """One watcher of a table: when each event number first reached it (an update carries
+    the table's ``seq``: every reading up to it is in)."""
+    async with websockets.connect(url, max_size=None, compression=None) as socket:
+        await socket.recv()
+        ready.append(1)
+        while not stop.is_set():
+            try:
+                message = json.loads(await asyncio.wait_for(socket.recv(), 0.5))
+            except TimeoutError:
+                continue
+            if message.get("type") == "snapshot":
+                arrivals.setdefault(int(message["seq"]), time.time())
+
+
+async def send_reading(api: httpx.AsyncClient, table: str, number: int,
+                       sent: list[tuple[str, int, float, int]], failures: list[str]) -> None:
+    """POST one reading; on 201, note (table, its number, when it was sent, its last seq).
+    A connection lost before the answer is retried with the same key (at most twice): the
+    reading may be stored already, and the key keeps it from being stored twice."""
+    started = time.time()
+    body = {"observation": {"kind": "frame", "n": number}, "source": "camera"}
+    for attempt in range(3):
+        try:
+            answer = await api.post(f"/api/tables/{table}/observations", json=body,
+                                    headers={"Idempotency-Key": f"load-{table}-{number}"})
+            break
+        except httpx.HTTPError as error:
+            if attempt == 2:
+                failures.append(type(error).__name__)
+                return
+    if answer.status_code != 201:
+        failures.append(str(answer.status_code))
+        return
+    sent.append((table, number, started, answer.json()["events"][-1]["seq"]))
+
+
+async def offer(api: httpx.AsyncClient, tables: list[str], rate: float, seconds: float,
+                in_flight: int, sent: list[tuple[str, int, float, int]],
+                failures: list[str]) -> tuple[int, int]:
+    """Offer ``rate`` readings a second for ``seconds``, round-robin over ``tables``;
+    returns (offered, not sent because ``in_flight`` requests were waiting)."""
+    pending: set[asyncio.Task[None]] = set()
+    begun, offered, skipped = time.monotonic(), 0, 0
+    while (due := begun + offered / rate) < begun + seconds:
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        table = tables[offered % len(tables)]
+        offered += 1
+        pending = {task for task in pending if not task.done()}
+        if len(pending) >= in_flight:
+            skipped += 1
+            continue
+        pending.add(asyncio.create_task(send_reading(api, table, offered, sent, failures)))
+    await asyncio.gather(*pending)
+    return offered, skipped
+
+
+async def stored_once(api: httpx.AsyncClient, table: str) -> Counter[int]:
+    """How many times each reading number is stored in ``table``'s record."""
+    counts: Counter[int] = Counter()
+    after = 0
+    while True:
+        page = (await api.get(f"/api/tables/{table}/events",
+                              params={"after": after, "limit": 5000})).json()
+        if not page:
+            return counts
+        for event in page:
+            observation = event.get("observation") or {}
+            if event["kind"] == "observation" and observation.get("kind") == "frame":
+                counts[int(observation["n"])] += 1
+        after = page[-1]["seq"]
+
+
+async def run_load(url: str, arguments: argparse.Namespace) -> dict[str, Any]:
+    tables = [f"load-{index}" for index in range(arguments.tables)]
+    limits = httpx.Limits(max_connections=arguments.in_flight)
+    async with httpx.AsyncClient(base_url=url, headers=AUTH, timeout=60, limits=limits) as api:
+        for table in tables:
+            (await api.post("/api/tables", json={"name": table, "id": table, "game": {
+                "game": "moving-day", "players": PLAYERS, "seed": 1}})).raise_for_status()
+        arrivals: dict[str, list[dict[int, float]]] = {table: [] for table in tables}
+        ready: list[int] = []
+        stop = asyncio.Event()
+        watchers = []
+        for index in range(arguments.watchers):
+            table = tables[index % len(tables)]
+            seen: dict[int, float] = {}
+            arrivals[table].append(seen)
+            ws_url = url.replace("http://", "ws://") + f"/ws/tables/{table}"
+            watchers.append(asyncio.create_task(load_watcher(ws_url, seen, ready, stop)))
+        while len(ready) < arguments.watchers:
+            await asyncio.sleep(0.05)
+        sent: list[tuple[str, int, float, int]] = []
+        failures: list[str] = []
+        began = time.monotonic()
+        offered, skipped = await offer(api, tables, arguments.rate, arguments.seconds,
+                                       arguments.in_flight, sent, failures)
+        elapsed = time.monotonic() - began
+        await asyncio.sleep(2.0)  # the last updates on their way
+        stop.set()
+        await asyncio.gather(*watchers)
+        counts = [await stored_once(api, table) for table in tables]
+    delays = post_to_watcher_delays(sent, arrivals)
+    stored = Counter[tuple[str, int]]()
+    for table, table_counts in zip(tables, counts, strict=True):
+        stored.update({(table, number): n for number, n in table_counts.items()})
+    acknowledged = {(table, number) for table, number, _at, _seq in sent}
+    return {"tables": arguments.tables, "watchers": arguments.watchers,
+            "rate_offered": arguments.rate, "seconds": arguments.seconds,
+            "offered": offered, "not_sent_bound": skipped, "failed": len(failures),
+            "failures": dict(Counter(failures)), "acknowledged": len(sent),
+            "acknowledged_per_s": round(len(sent) / elapsed, 1),
+            "stored_exactly_once": all(stored[key] == 1 for key in acknowledged),
+            "stored_twice_or_more": sum(1 for key in acknowledged if stored[key] > 1),
+            "missing": sum(1 for key in acknowledged if stored[key] == 0),
+            "delays": delays}
+
+
+def post_to_watcher_delays(sent: list[tuple[str, int, float, int]],
+                           arrivals: dict[str, list[dict[int, float]]]) -> list[float]:
+    """For each acknowledged reading and each watcher of its table: from the POST being
+    sent to the first update carrying its event (an update with that seq or a later one)."""
+    delays = []
+    for table, _number, started, seq in sent:
+        for seen in arrivals[table]:
+            later = [at for number, at in seen.items() if number >= seq]
+            if later:
+                delays.append(min(later) - started)
+    return delays
+
+
+def measure_load(arguments: argparse.Namespace) -> None:
+    print(reference_line(), file=sys.stderr)
+    ref = reference_seconds()
+    with tempfile.TemporaryDirectory(prefix="packref-bench-") as data:
+        process, url = start_station(Path(data))
+        try:
+            figures = asyncio.run(run_load(url, arguments))
+        finally:
+            process.terminate()
+            process.wait(timeout=10)
+    delays = figures.pop("delays")
+    if delays:
+        p95 = percentile(delays, 0.95)
+        figures |= {"deliveries": len(delays),
+                    "p50_ms": round(statistics.median(delays) * 1000, 1),
+                    "p95_ms": round(p95 * 1000, 1), "max_ms": round(max(delays) * 1000, 1),
+                    "p95_ref": round(p95 / ref, 3)}
+    figures["reference_ms"] = round(ref * 1000, 1)
+    print(f"{figures['tables']} tables, {figures['watchers']} watchers, "
+          f"{figures['rate_offered']:g}/s offered for {figures['seconds']:g} s: "
+          f"{figures['acknowledged']} of {figures['offered']} acknowledged "
+          f"({figures['acknowledged_per_s']}/s; {figures['not_sent_bound']} not sent, "
+          f"{figures['failed']} failed); POST -> WebSocket p50 {figures.get('p50_ms')} ms, "
+          f"p95 {figures.get('p95_ms')} ms ({figures.get('p95_ref')} ref); stored exactly "
+          f"once: {figures['stored_exactly_once']}", file=sys.stderr)
+    print(json.dumps(figures))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -154,7 +329,18 @@ def main() -> None:
                         help="runs with win chances off then on, alternating (default 2 each)")
     parser.add_argument("--advice-seconds", type=float, default=0.5,
                         help="the advisor's budget per position when win chances are on")
+    parser.add_argument("--load", action="store_true",
+                        help="the load run instead: many tables, watchers, a steady rate")
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--watchers", type=int, default=100)
+    parser.add_argument("--rate", type=float, default=400.0, help="readings a second offered")
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--in-flight", type=int, default=64,
+                        help="at most this many requests waiting at once (the bound)")
     arguments = parser.parse_args()
+    if arguments.load:
+        measure_load(arguments)
+        return
     print(reference_line(), file=sys.stderr)
     ref = reference_seconds()
     runs: dict[bool, tuple[list[float], int]] = {False: ([], 0), True: ([], 0)}

@@ -73,8 +73,10 @@ class Samples:
         return out.getvalue()
 
 
-def read_csv(path: str | Path) -> Samples:
-    """Read a sample CSV; a bad file raises :class:`SampleFileError` naming the line and field."""
+def read_csv(path: str | Path, finite_only: bool = True) -> Samples:
+    """Read a sample CSV; a bad file raises :class:`SampleFileError` naming the line and field.
+    ``finite_only=False`` keeps a sensor's NaN or infinity (``t`` must still be a number) for
+    :func:`hardware.screen.screen_impossible` to report as the sensor's fault."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -85,10 +87,10 @@ def read_csv(path: str | Path) -> Samples:
         raise SampleFileError(f"{path}: not UTF-8 text (nor a raw capture)") from None
     except OSError as error:
         raise SampleFileError(f"{path}: cannot read ({error.strerror})") from None
-    return parse_csv(text, str(path))
+    return parse_csv(text, str(path), finite_only)
 
 
-def parse_csv(text: str, name: str = "<csv>") -> Samples:
+def parse_csv(text: str, name: str = "<csv>", finite_only: bool = True) -> Samples:
     """Parse sample CSV text; errors name ``name``, the line and the field."""
     lines = text.splitlines()
     if not lines or lines[0].strip().lstrip("\ufeff") != HEADER:
@@ -99,7 +101,7 @@ def parse_csv(text: str, name: str = "<csv>") -> Samples:
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
-        row = _parse_row(line, number, name)
+        row = _parse_row(line, number, name, finite_only)
         if row[0] <= previous_t:
             raise SampleFileError(
                 f"{name}: line {number}: field t: must rise ({row[0]:g} after {previous_t:g})"
@@ -111,7 +113,7 @@ def parse_csv(text: str, name: str = "<csv>") -> Samples:
     return Samples.from_rows(rows)
 
 
-def _parse_row(line: str, number: int, name: str) -> list[float]:
+def _parse_row(line: str, number: int, name: str, finite_only: bool = True) -> list[float]:
     fields = line.split(",")
     if len(fields) != len(COLUMNS):
         raise SampleFileError(
@@ -125,7 +127,7 @@ def _parse_row(line: str, number: int, name: str) -> list[float]:
             raise SampleFileError(
                 f"{name}: line {number}: field {column}: not a number: {field.strip()[:30]!r}"
             ) from None
-        if not math.isfinite(value):
+        if not math.isfinite(value) and (finite_only or column == "t"):
             raise SampleFileError(f"{name}: line {number}: field {column}: must be finite")
         row.append(value)
     return row

@@ -173,6 +173,31 @@ class Game(ABC):
     #: ("value",)}``, a box's back side). :mod:`rules.public` hides them from the public.
     secret_properties: ClassVar[dict[str, tuple[str, ...]]] = {}
 
+    #: The bounds (both included) of each whole-number option: what a station takes at its
+    #: edge, so no option makes a game too large to referee (docs/formats.md "Game options").
+    option_limits: ClassVar[dict[str, tuple[int, int]]] = {}
+    #: The words each text option takes.
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {}
+
+    def option_problem(self, key: str, value: Any) -> str | None:
+        """What is wrong with ``value`` for the option ``key`` (None: nothing), judged by
+        the option's default (true/false), :attr:`option_limits` and :attr:`option_choices`;
+        a rule between options (Pick 'n' Packers' starting player and the player count)
+        stays the engine's to check."""
+        if key not in self.default_options:
+            known = ", ".join(sorted(self.default_options)) or "none"
+            return f"{self.name} has no option {key!r} (its options: {known})"
+        if isinstance(self.default_options[key], bool):
+            return None if isinstance(value, bool) else "must be true or false"
+        if key in self.option_limits:
+            low, high = self.option_limits[key]
+            whole = isinstance(value, int) and not isinstance(value, bool)
+            return None if whole and low <= value <= high else \
+                f"must be a whole number {low}..{high}"
+        if key in self.option_choices and value not in self.option_choices[key]:
+            return f"must be one of {', '.join(self.option_choices[key])}"
+        return None
+
     def options_with_defaults(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
         merged = dict(self.default_options)
         for key, value in (options or {}).items():

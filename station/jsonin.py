@@ -39,6 +39,61 @@ def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return document
 
 
+def nesting_depth(value: Any, stop: int) -> int:
+    """How deep ``value`` nests (a number: 0, ``[1]``: 1, ``{"a": [1]}``: 2), counted without
+    recursion (a document thousands deep is measured, not a crash) and no further than
+    ``stop + 1``."""
+    deepest = 0
+    pending: list[tuple[Any, int]] = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict | list):
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth > stop:
+                return deepest
+            children = item.values() if isinstance(item, dict) else item
+            pending.extend((child, depth) for child in children)
+    return deepest
+
+
+#: What stands in for the part of a document nested too deep to be shown.
+TOO_DEEP = "(nested too deep to show)"
+
+
+def clipped(value: Any, limit: int) -> Any:
+    """``value`` itself when it nests at most ``limit`` levels; else a copy whose values
+    below that depth are :data:`TOO_DEEP` (so a document stored before the station bounded
+    depth can still be encoded and served)."""
+    if nesting_depth(value, limit) <= limit:
+        return value
+    return _clip(value, limit)
+
+
+def _clip(value: Any, levels: int) -> Any:
+    if not isinstance(value, dict | list):
+        return value
+    if levels == 0:
+        return TOO_DEEP
+    root: Any = {} if isinstance(value, dict) else []
+    pending = [(value, root, levels)]  # (original, its copy, levels left for it)
+    while pending:
+        original, copy, left = pending.pop()
+        pairs = original.items() if isinstance(original, dict) else enumerate(original)
+        for key, child in pairs:
+            if isinstance(child, dict | list):
+                inner: Any = TOO_DEEP if left == 1 else {} if isinstance(child, dict) else []
+                if left > 1:
+                    pending.append((child, inner, left - 1))
+            else:
+                inner = child
+            if isinstance(copy, dict):
+                copy[key] = inner
+            else:
+                copy.append(inner)
+    return root
+
+
 def load_json_file(path: str | Path) -> Node:
     """The JSON document in ``path`` as a :class:`Node`; unreadable or bad JSON: InputError."""
     try:

@@ -65,10 +65,15 @@ def load_image(path: str | Path) -> np.ndarray:
         data = file.read_bytes()
     except OSError as error:
         raise ImageError(f"cannot read ({error.strerror})") from None
+    if not data:
+        raise ImageError("an empty file (0 bytes), not an image")
     if data.startswith(b"\xff\xd8") and b"\xff\xd9" not in data[-1024:]:
         raise ImageError("a JPEG cut short (no end marker)")
     with quiet_stderr():
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        try:
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        except cv2.error:  # OpenCV asserts on some inputs instead of answering None
+            image = None
     if image is None or image.size == 0:
         raise ImageError("not an image OpenCV can read")
     return image

@@ -28,6 +28,7 @@ from station.api.deps import Services
 from station.api.docs import install_docs
 from station.api.errors import install_error_handlers
 from station.api.faults import install_fault_handlers
+from station.api.limits import BodyLimit
 from station.api.responses import with_project_error_shape
 from station.live.hub import HubRelay
 
@@ -79,6 +80,7 @@ def create_app(services: Services, background: Background | None = None,
     app.state.services = services
     install_error_handlers(app)
     install_fault_handlers(app)  # a full disk: 507; a busy database: 503 with Retry-After
+    app.add_middleware(BodyLimit)  # type: ignore[arg-type]
     install_docs(app)  # before /static: its assets are under /static/api-docs
     app.include_router(setup.router)  # before tables: DELETE /api/tables/ID is its own
     app.include_router(tables.router)

@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DataError, IntegrityError
 
 from rules import IllegalAction, UnknownGame
+from station.api.once import KeyReused
 from station.errors import InputError
 from station.live.station import UnknownTable
 from station.live.table import TableRefusal
@@ -64,6 +65,7 @@ def install_error_handlers(app: FastAPI) -> None:
         (UnknownGame, status.HTTP_404_NOT_FOUND, ""),
         (WrongCode, status.HTTP_403_FORBIDDEN, ""),
         (IllegalAction, UNPROCESSABLE, "illegal action: "),
+        (KeyReused, UNPROCESSABLE, ""),
         (TableRefusal, status.HTTP_409_CONFLICT, ""),
         (StoreConflict, status.HTTP_409_CONFLICT, ""),
         (TournamentConflict, status.HTTP_409_CONFLICT, ""),

@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool
 
+from station.api.limits import bounded_document
 from station.store.models import ID_LENGTH, INTEGER_MAX, NAME_LENGTH
 
 ID_PATTERN = rf"^[a-z0-9][a-z0-9-]{{0,{ID_LENGTH - 1}}}$"
@@ -26,6 +27,9 @@ GameId = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="a tournament gam
 FlagSeq = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="the flag's event number")]
 EntrySeq = Annotated[int, Path(ge=1, le=INTEGER_MAX, description="the entry's event number")]
 PlayerName = Annotated[str, Path(min_length=1, max_length=NAME_LENGTH, pattern=NO_NUL)]
+#: A JSON object sent to be stored (an observation, an action, options): bounded in depth and
+#: size (:mod:`station.api.limits`), so every answer that carries it back can be encoded.
+Document = Annotated[dict[str, Any], AfterValidator(bounded_document)]
 
 
 class Strict(BaseModel):
@@ -38,7 +42,7 @@ class GameStart(Strict):
     game: Name
     players: Annotated[list[Name], Field(min_length=1, max_length=12)]
     seed: Seed | None = None
-    options: dict[str, Any] | None = None
+    options: Document | None = None
     deal: Literal["seed", "table"] = "seed"
     #: A copy's catalogue (``packref catalogue learn``/``edit``'s file), checked as
     #: ``packref catalogue check`` does; default: the station's for the game, if any.
@@ -56,21 +60,21 @@ class TableCreate(Strict):
 class ObservationIn(Strict):
     """A stable observation from a reader (or a declared action: ``{"kind": "declared", ...}``)."""
 
-    observation: dict[str, Any]
+    observation: Document
     source: Annotated[str, Field(min_length=1, max_length=100)] = "api"
 
 
 class RevealIn(Strict):
     """A chance outcome a person saw at the table: one of the table's legal outcomes."""
 
-    action: dict[str, Any]
+    action: Document
     source: Annotated[str, Field(min_length=1, max_length=100)] = "person"
 
 
 class CorrectionIn(Strict):
     """A referee's action, resolving a flag or not."""
 
-    action: dict[str, Any]
+    action: Document
     flag: RowNumber | None = None
     #: Take back the last step first, in the same write (a wrong step put right at once).
     replace: bool = False
@@ -110,7 +114,7 @@ class MatchStart(Strict):
 
     game: Name | None = None
     seed: Seed | None = None
-    options: dict[str, Any] | None = None
+    options: Document | None = None
     deal: Literal["seed", "table"] = "table"
     table: Identifier | None = None
     replace: bool = False

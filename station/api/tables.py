@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 
 from rules import game_names, get_game
 from station.api.deps import OrganiserReadDep, ServicesDep, StationDep, TokenDep
+from station.api.limits import check_options
 from station.api.models import (
     ChoiceIn,
     CorrectionIn,
@@ -22,6 +23,7 @@ from station.api.models import (
     TableCreate,
     TableId,
 )
+from station.api.once import OnceDep
 from station.api.responses import (
     AdviceOut,
     EventOut,
@@ -40,6 +42,7 @@ from station.jsonin import Node
 from station.live.advisor import public_message
 from station.live.public import public_legal_actions
 from station.live.table import TableRefusal, chance_summary
+from station.store import Event
 from station.store.models import INTEGER_MAX
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -78,6 +81,7 @@ def create_table(body: TableCreate, station: StationDep, author: TokenDep) -> di
     if body.game is not None:  # check the game before anything is written
         start = body.game
         _no_seed_for_a_hand_deal(start, ("body", "game", "seed"))
+        check_options(start.game, start.options, ("body", "game", "options"))
         engine = get_game(start.game)
         catalogue = _copy(start, "$.game.catalogue")
         engine.new_game(start.players, seed=start.seed or 0, options=start.options,
@@ -173,11 +177,15 @@ def chance_outcomes(table_id: TableId, station: StationDep, organiser: Organiser
 
 @router.post("/tables/{table_id}/reveals", status_code=status.HTTP_201_CREATED,
              **documented(EventsOut, *WRITE))
-def post_reveal(table_id: TableId, body: RevealIn, station: StationDep,
-                author: TokenDep) -> dict[str, Any]:
+def post_reveal(table_id: TableId, body: RevealIn, station: StationDep, author: TokenDep,
+                once: OnceDep) -> Any:
     """A chance outcome a person entered: applied if it is a legal outcome, else flagged at
     the table and answered 422 with the engine's reason (nothing else changes)."""
-    events = station.reveal(table_id, body.action, author, body.source)
+    return once.write(body, status.HTTP_201_CREATED, lambda: _answer(
+        station.reveal(table_id, body.action, author, body.source)))
+
+
+def _answer(events: list[Event]) -> dict[str, Any]:
     return {"events": [event.to_json() for event in events]}
 
 
@@ -187,6 +195,7 @@ def start_game(table_id: TableId, body: GameStart, station: StationDep,
                author: TokenDep) -> dict[str, Any]:
     """Start a new game at the table (the previous one stays in the record)."""
     _no_seed_for_a_hand_deal(body, ("body", "seed"))
+    check_options(body.game, body.options, ("body", "options"))
     _start(station, table_id, body, author, _copy(body, "$.catalogue"))
     return station.snapshot(table_id)
 
@@ -194,24 +203,24 @@ def start_game(table_id: TableId, body: GameStart, station: StationDep,
 @router.post("/tables/{table_id}/observations", status_code=status.HTTP_201_CREATED,
              **documented(EventsOut, *WRITE))
 def post_observation(table_id: TableId, body: ObservationIn, station: StationDep,
-                     author: TokenDep) -> dict[str, Any]:
+                     author: TokenDep, once: OnceDep) -> Any:
     """Feed a stable observation through the table's translator and engine. A person's
     declared action or reveal the engine refuses is answered 422 with its reason (nothing
     stored, nothing flagged); a device's (``source`` camera, drone or demo) is flagged at
     the table, as its readings are."""
     answer = body.source not in DEVICE_SOURCES
-    events = station.observe(table_id, body.observation, body.source, author, answer=answer)
-    return {"events": [event.to_json() for event in events]}
+    return once.write(body, status.HTTP_201_CREATED, lambda: _answer(
+        station.observe(table_id, body.observation, body.source, author, answer=answer)))
 
 
 @router.post("/tables/{table_id}/corrections", status_code=status.HTTP_201_CREATED,
              **documented(EventsOut, *WRITE))
 def post_correction(table_id: TableId, body: CorrectionIn, station: StationDep,
-                    author: TokenDep) -> dict[str, Any]:
+                    author: TokenDep, once: OnceDep) -> Any:
     """A referee's action: applied if the engine allows it (422 with its reason if not);
     ``replace``: the last step is taken back first, in the same write."""
-    events = station.correct(table_id, body.action, author, body.flag, body.replace)
-    return {"events": [event.to_json() for event in events]}
+    return once.write(body, status.HTTP_201_CREATED, lambda: _answer(
+        station.correct(table_id, body.action, author, body.flag, body.replace)))
 
 
 @router.post("/tables/{table_id}/flags/{flag}/choose", status_code=status.HTTP_201_CREATED,

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request, Response, status
 from pydantic import Field
 
 from station.api.deps import Services, ServicesDep, SessionDep, TokenDep
+from station.api.limits import check_options
 from station.api.models import (
     NO_NUL,
     GameId,
@@ -27,6 +28,7 @@ from station.api.models import (
     TournamentCreate,
     TournamentId,
 )
+from station.api.once import OnceDep
 from station.api.responses import (
     CsvResponse,
     DroppedOut,
@@ -206,6 +208,8 @@ def start_match(tournament_id: TournamentId, match_id: GameId, body: MatchStart,
     """Start the game at its table (or ``table``, for a game waiting for one), dealt by
     hand unless ``deal`` is "seed"; the result then comes from the live game. 409 when the
     table has a game in play and ``replace`` is not said."""
+    if body.game is not None:  # else the tournament's game: its engine bounds the options
+        check_options(body.game, body.options, ("body", "options"))
     started = service.start_match(session, services.station, tournament_id, match_id,
                                   body.game, author, body.seed, body.options, body.deal,
                                   body.table, body.replace)
@@ -216,12 +220,16 @@ def start_match(tournament_id: TournamentId, match_id: GameId, body: MatchStart,
 
 @router.put("/{tournament_id}/games/{match_id}/result", **documented(TournamentGame, *WRITE))
 def put_result(tournament_id: TournamentId, match_id: GameId, body: ResultIn, session: SessionDep,
-               services: ServicesDep, author: TokenDep) -> dict[str, Any]:
+               services: ServicesDep, author: TokenDep, once: OnceDep) -> Any:
     """Enter a game's result by hand: winners by the totals, then the game's tie-break
     (``tie_break``), then shared. A game still in play at its table is ended there; a result
     replacing another is kept in ``corrections`` (old, new, who, when)."""
+    earlier = once.earlier(body)
+    if earlier is not None:
+        return earlier
     match = service.record_result(session, services.clock, services.station, tournament_id,
                                   match_id, body.scores, body.winners, author, body.tie_break)
+    once.keep(session, body, status.HTTP_200_OK, match)
     session.commit()
     _changed(services, tournament_id)
     return match

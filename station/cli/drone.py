@@ -92,12 +92,17 @@ def _add_simulate(commands: argparse._SubParsersAction) -> None:
 def run_events(arguments: argparse.Namespace) -> int:
     from hardware.errors import SampleFileError
     from hardware.events import detect_events
+    from hardware.screen import screen_impossible
 
     try:
         samples, reported = load_samples(arguments.file)
     except SampleFileError as error:
         raise InputError(str(error)) from None
-    emit_lines(event.to_json() for event in detect_events(samples, reported=reported))
+    # An impossible value (NaN, a 1e308 g spike) is its sensor's fault, never a reading:
+    # screened out here and reported as the board's own faults are.
+    samples, impossible = screen_impossible(samples)
+    faults = sorted([*reported, *impossible], key=lambda fault: fault.t)
+    emit_lines(event.to_json() for event in detect_events(samples, reported=faults))
     return 0
 
 
@@ -114,7 +119,7 @@ def load_samples(path: str):
         head = Path(path).read_bytes()[:4096]
         if b"\x00" in head:
             raise InputError(f"{path}: line 1: neither a sample CSV nor a packref drone capture")
-    return read_csv(path), []
+    return read_csv(path, finite_only=False), []
 
 
 def run_record(arguments: argparse.Namespace) -> int:

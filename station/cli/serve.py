@@ -130,8 +130,9 @@ def _urls(listener: socket.socket, host: str) -> list[str]:
 def _run_server(app: Any, listener: socket.socket) -> Any:
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", ws="auto", lifespan="on")
-    server = uvicorn.Server(config)
+    from station.api.serving import server_config
+
+    server = uvicorn.Server(server_config(app, log_level="warning"))
     app.state.server = server
     server.run(sockets=[listener])
     return server

@@ -262,7 +262,8 @@ class LiveAdvisor:
     def _publish(self, table_id: str, message: dict[str, Any]) -> None:
         """Keep ``message`` as the table's latest and send it (``self._lock`` held)."""
         self._messages[table_id] = message
-        self.station.hub.publish(f"table:{table_id}", json.dumps(public_message(message)))
+        self.station.hub.publish(f"table:{table_id}", json.dumps(public_message(message)),
+                                 latest="advice")
 
 
 def public_message(message: dict[str, Any] | None) -> dict[str, Any] | None:

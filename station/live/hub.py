@@ -1,9 +1,11 @@
 """Broadcasting updates to WebSocket clients, from any thread; and, on a PostgreSQL
 hub, relaying the other stations' writes to them (:class:`HubRelay`).
 
-Each client has a small queue; a client too slow to keep up loses its oldest
-updates, never the newest (every update is a whole snapshot, so the newest
-one is all a page needs).
+Each client has a small queue (a :class:`Mailbox`); a client too slow to keep up loses
+its oldest updates, never the newest. An update published as the ``latest`` of its kind
+(a table's snapshot: each is whole, so the newest one is all a page needs) replaces the
+one of that kind still waiting, so a slow client is sent the newest at once, not a
+backlog first; each client is sent to by its own task, so a slow one holds up no other.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -20,11 +22,37 @@ from station.store.notify import ChangeFeed
 QUEUE_SIZE = 8
 
 
+class Mailbox(asyncio.Queue[str]):
+    """A client's queue of messages, where a message of a kind can stand in for the one
+    of that kind still waiting (the queue's own hooks, ``_init``/``_put``/``_get``, keep
+    each message's kind beside it)."""
+
+    def _init(self, maxsize: int) -> None:
+        self._queue: deque[tuple[str | None, str]] = deque()
+
+    def _put(self, item: tuple[str | None, str]) -> None:  # type: ignore[override]
+        self._queue.append(item)
+
+    def _get(self) -> str:
+        return self._queue.popleft()[1]
+
+    def put_message(self, message: str, latest: str | None = None) -> None:
+        """Queue ``message``: in place of a waiting one of kind ``latest`` if given; the
+        oldest waiting message is dropped when the queue is full."""
+        if latest is not None:
+            kept = deque(item for item in self._queue if item[0] != latest)
+            if len(kept) != len(self._queue):
+                self._queue = kept
+        if self.full():
+            self.get_nowait()
+        self.put_nowait((latest, message))  # type: ignore[arg-type]
+
+
 class Hub:
     """Channels (``"table:t1"``, ``"tournament:spring"``...) and their subscribed queues."""
 
     def __init__(self) -> None:
-        self._subscribers: dict[str, set[asyncio.Queue[str]]] = defaultdict(set)
+        self._subscribers: dict[str, set[Mailbox]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
         self._watchers: list[tuple[str, Callable[[str, str], None]]] = []
@@ -36,8 +64,8 @@ class Hub:
         """Deliver on ``loop`` (the server's event loop)."""
         self._loop = loop
 
-    def subscribe(self, channel: str) -> asyncio.Queue[str]:
-        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=QUEUE_SIZE)
+    def subscribe(self, channel: str) -> Mailbox:
+        queue = Mailbox(maxsize=QUEUE_SIZE)
         with self._lock:
             self._subscribers[channel].add(queue)
         return queue
@@ -58,8 +86,10 @@ class Hub:
         with self._lock:
             self._watchers.append((prefix, watcher))
 
-    def publish(self, channel: str, message: str) -> None:
-        """Send ``message`` to every subscriber of ``channel``; callable from any thread."""
+    def publish(self, channel: str, message: str, latest: str | None = None) -> None:
+        """Send ``message`` to every subscriber of ``channel``; callable from any thread.
+        ``latest``: its kind, when it makes a waiting message of that kind stale (a
+        table's ``"snapshot"``): that one is dropped for it."""
         for prefix, watcher in list(self._watchers):
             if channel.startswith(prefix):
                 watcher(channel, message)
@@ -71,17 +101,15 @@ class Hub:
         except RuntimeError:
             running = None
         if running is loop:
-            self._deliver(channel, message)
+            self._deliver(channel, message, latest)
         else:
-            loop.call_soon_threadsafe(self._deliver, channel, message)
+            loop.call_soon_threadsafe(self._deliver, channel, message, latest)
 
-    def _deliver(self, channel: str, message: str) -> None:
+    def _deliver(self, channel: str, message: str, latest: str | None = None) -> None:
         with self._lock:
             queues = list(self._subscribers.get(channel, ()))
         for queue in queues:
-            if queue.full():
-                queue.get_nowait()
-            queue.put_nowait(message)
+            queue.put_message(message, latest)
 
 
 class RelayedStation(Protocol):

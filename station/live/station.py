@@ -249,9 +249,12 @@ class Station:
         """Send the table's snapshot to its live pages, stamped with the time it was stored."""
         message = {"type": "snapshot", "stored_at": epoch_seconds(), "seq": live.last_seq,
                    "snapshot": live.snapshot()}
-        self.hub.publish(f"table:{live.info.id}", json.dumps(message))
+        # Encoded once, the same text for every watcher; a newer snapshot stands in for
+        # one a slow watcher has not been sent yet.
+        self.hub.publish(f"table:{live.info.id}", json.dumps(message), latest="snapshot")
         self.hub.publish("tables", json.dumps({"type": "table", "id": live.info.id,
-                                               "seq": live.last_seq}))
+                                               "seq": live.last_seq}),
+                         latest=f"table {live.info.id}")
         for listener in list(self.listeners):
             try:
                 listener(live)

@@ -16,12 +16,18 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from station.jsonin import clipped
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
 from station.store.models import EventRow, MatchRow, TableRow, TournamentRuleRow
+from station.store.receipts import pending_receipt
 from station.store.spool import Spool, hub_copy
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+#: How deep a stored payload is handed out. The API refuses documents nested deeper than
+#: 32 levels; one stored before it did (hundreds deep) is clipped here, where every reader
+#: gets it, so no answer carrying it fails to encode and its table stays readable.
+READABLE_DEPTH = 64
 
 
 class StoreConflict(Exception):
@@ -82,7 +88,8 @@ def aware(moment: datetime) -> datetime:
 
 
 def _event(row: EventRow) -> Event:
-    return Event(row.table_id, row.seq, row.kind, row.author, aware(row.at), dict(row.payload))
+    payload = clipped(dict(row.payload), READABLE_DEPTH)
+    return Event(row.table_id, row.seq, row.kind, row.author, aware(row.at), payload)
 
 
 def _same_event(stored: EventRow, spooled: EventRow) -> bool:
@@ -199,8 +206,14 @@ class EventStore:
                     raise StoreConflict(f"table {table_id!r} moved on to event {last}")
                 rows = self._rows(table_id, events, author, last)
                 session.add_all(rows)
+                receipt = pending_receipt()
+                if receipt is not None:  # the answer the write gives, kept with what it stored
+                    answer = {"events": [_event(row).to_json() for row in rows]}
+                    session.add(receipt.row(answer, self.clock))
         except IntegrityError:
             raise StoreConflict(f"table {table_id!r} was written by someone else") from None
+        if receipt is not None:
+            receipt.kept = True
         return [_event(row) for row in rows]
 
     def _append_locally(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],

@@ -21,6 +21,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 INTEGER_MAX = 2**31 - 1  # the largest value every Integer column holds (PostgreSQL's int4)
 ID_LENGTH = 64  # table and tournament ids (String(64) columns)
 NAME_LENGTH = 200  # names (String(200) columns)
+KEY_LENGTH = 200  # idempotency keys (String(200))
 
 
 class Base(DeclarativeBase):
@@ -170,3 +171,19 @@ class TournamentHintsRow(Base):
     tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
     allowed: Mapped[bool] = mapped_column(Boolean, default=False)
     changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ReceiptRow(Base):
+    """The first answer to a write sent with an ``Idempotency-Key``: a retry with the same
+    key gets this answer back and stores nothing again (``fingerprint``: a hash of the
+    method, path and body, so a key reused for another request is told apart). Written in
+    the same transaction as what the write stored, so neither is ever kept without the
+    other. A table of its own, so a database made before it gains it at start."""
+
+    __tablename__ = "receipts"
+
+    key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from hardware.samples import read_csv
 from tests.conftest import FIXTURES
 
 DRONE = FIXTURES / "drone"
@@ -136,3 +137,77 @@ def test_calibrate_checks_its_arguments_and_port(cli, tmp_path) -> None:
                  "--calibration", tmp_path / "c.json")
     assert result.status == 2 and result.stderr.startswith("--port /dev/no-such-drone: cannot")
     assert not (tmp_path / "c.json").exists()
+
+
+def _with_values(path, rows: dict[int, dict[str, str]]) -> str:
+    """The CSV at ``path`` with some fields of some sample rows (from 0) replaced."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    columns = HEADER.split(",")
+    for row, values in rows.items():
+        fields = lines[row + 1].split(",")
+        for name, value in values.items():
+            fields[columns.index(name)] = value
+        lines[row + 1] = ",".join(fields)
+    return "\n".join(lines) + "\n"
+
+
+def _near(path, t: float) -> int:
+    return int(abs(read_csv(path).t - t).argmin())
+
+
+def test_impossible_load_spikes_are_a_load_cell_fault_never_a_reading(cli, tmp_path) -> None:
+    """1e308 g spikes around a load made every mass 0.0 g (the spikes swamped the means)
+    and no fault was said; now they are the load cell's fault, and the rest is read."""
+    source = DRONE / "sim-0002.csv"
+    clean = cli("drone", "events", source).json_lines()
+    load = next(event for event in clean if event["event"] == "load" and event["t"] > 3)
+    at = _near(source, load["t"])
+    path = tmp_path / "spikes.csv"
+    path.write_text(_with_values(source, {at + k: {"force_g": "1e308"} for k in (-5, 0, 5)}),
+                    encoding="utf-8")
+    result = cli("drone", "events", path)
+    assert result.status == 0, result.stderr
+    assert result.stderr == ""
+    events = result.json_lines()
+    faults = [event for event in events if event["event"].startswith("fault")]
+    assert [(f["event"], f["sensor"]) for f in faults] == [("fault", "load-cell"),
+                                                           ("fault-cleared", "load-cell")]
+    assert faults[0]["reason"] == ("force_g reads 1e+308 g, beyond anything the sensor can "
+                                   "read (±100000 g)")
+    assert faults[0]["t"] <= load["t"] <= faults[1]["t"] + 0.5
+    readings = [event for event in events if "mass_g" in event]
+    assert all(0 < event["mass_g"] < 1000 for event in readings)
+    # No load is inferred inside the fault (formats §7); every other event stands, at its
+    # time, and once the next load is seen the masses are the clean stream's again.
+    assert [(e["t"], e["event"]) for e in readings] == [
+        (e["t"], e["event"]) for e in clean if e is not load]
+    next_load = next(e for e in clean if e["event"] == "load" and e["t"] > load["t"])
+    assert [e for e in readings if e["t"] >= next_load["t"]] == [
+        e for e in clean if e["t"] >= next_load["t"]]
+
+
+@pytest.mark.parametrize(("values", "sensor", "reason"), [
+    ({"force_g": "nan"}, "load-cell", "force_g is not a number"),
+    ({"force_g": "-inf"}, "load-cell", "force_g reads -inf g"),
+    ({"az": "inf"}, "imu", "az reads inf m/s²"),
+    ({"gx": "1e30"}, "imu", "gx reads 1e+30 °/s"),
+])
+def test_not_a_number_and_infinity_are_the_sensors_fault(cli, tmp_path, values, sensor,
+                                                         reason) -> None:
+    source = DRONE / "sim-0001.csv"
+    path = tmp_path / "odd.csv"
+    path.write_text(_with_values(source, {700: values, 701: values}), encoding="utf-8")
+    result = cli("drone", "events", path)
+    assert result.status == 0, result.stderr
+    faults = [event for event in result.json_lines() if event["event"] == "fault"]
+    assert [fault["sensor"] for fault in faults] == [sensor]
+    assert faults[0]["reason"].startswith(reason)
+    assert faults[0]["t"] == pytest.approx(float(read_csv(source).t[700]), abs=0.001)
+
+
+def test_a_time_that_is_not_a_number_is_still_bad_input(cli, tmp_path) -> None:
+    path = tmp_path / "t.csv"
+    path.write_text(_with_values(DRONE / "sim-0001.csv", {3: {"t": "nan"}}), encoding="utf-8")
+    result = cli("drone", "events", path)
+    assert result.status == 2
+    assert result.stderr.strip() == f"{path}: line 5: field t: must be finite"

@@ -185,3 +185,18 @@ def test_a_bad_camera_calibration_names_its_place(cli, write_json) -> None:
     result = cli("vision", "read", PHOTO, "--mats", MATS, "--camera-calibration", bad)
     result.assert_bad_input()
     assert "$.camera_matrix" in result.stderr
+
+
+def test_a_zero_byte_image_gets_its_error_line_and_the_rest_are_read(cli, tmp_path) -> None:
+    """An empty file (a photo whose copy failed) made OpenCV assert and ended the whole
+    command; contract §6: its error line, the images after it read, status 2."""
+    empty = tmp_path / "empty.jpg"
+    empty.write_bytes(b"")
+    second = FIXTURES / "photos" / "001.jpg"
+    result = cli("vision", "read", PHOTO, empty, second, "--mats", MATS)
+    assert result.status == 2, result.stderr
+    lines = result.json_lines()
+    assert [line["image"] for line in lines] == [str(PHOTO), str(empty), str(second)]
+    assert lines[1] == {"image": str(empty), "error": "an empty file (0 bytes), not an image"}
+    assert "mats" in lines[0] and "mats" in lines[2]
+    assert result.stderr == ""

@@ -118,6 +118,7 @@ TAKE_FIELDS = frozenset({"type", "group", "boxes", "helper_vehicle", "helper"})
 LACKS_SEATS_SOMEWHERE = "lacks-seats-somewhere"  # some vehicle has too few free seats for it
 LACKS_SEATS_EVERYWHERE = "lacks-seats-everywhere"  # no vehicle has enough free seats
 HELPER_DISCARD_RULES = (LACKS_SEATS_SOMEWHERE, LACKS_SEATS_EVERYWHERE)
+MAX_ROUNDS = 30  # the rulebook plays 8; more makes a game no table sits through
 HELPER_COUNT = HELPER_FEATURES.index("count")
 
 
@@ -135,6 +136,9 @@ class MovingDay(Game):
         "placement": LOWEST_ROW,
         "helper_discard": LACKS_SEATS_SOMEWHERE,
     }
+    option_limits: ClassVar[dict[str, tuple[int, int]]] = {"rounds": (1, MAX_ROUNDS)}
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
+        "placement": PLACEMENT_RULES, "helper_discard": HELPER_DISCARD_RULES}
     advice_tuning = AdviceTuning(root_screen=80, rollout_sample=3)
 
     @property
@@ -206,8 +210,8 @@ def _default_components() -> Components:
 
 def _check_options(options: Mapping[str, Any]) -> None:
     rounds = options["rounds"]
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ValueError("option 'rounds' must be a whole number of at least 1")
+    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
+        raise ValueError(f"option 'rounds' must be a whole number 1..{MAX_ROUNDS}")
     if options["placement"] not in PLACEMENT_RULES:
         raise ValueError(f"option 'placement' must be one of {', '.join(PLACEMENT_RULES)}")
     if options["helper_discard"] not in HELPER_DISCARD_RULES:

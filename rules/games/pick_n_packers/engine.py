@@ -64,7 +64,7 @@ import random
 from collections.abc import Mapping, Sequence
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
 from rules.engine import (
@@ -137,6 +137,9 @@ class PickNPackersGame(Game):
         "starting_player": 0,
         "load_before_lift": True,
     }
+    #: The engine also checks the starting player against the game's player count.
+    option_limits: ClassVar[dict[str, tuple[int, int]]] = {
+        "starting_player": (0, MAX_PLAYERS - 1)}
     advice_tuning = AdviceTuning(guess_face_down=guess_speculations)
 
     @property

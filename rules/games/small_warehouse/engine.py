@@ -67,7 +67,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from rules.catalogue import default_catalogue
 from rules.engine import (
@@ -110,6 +110,9 @@ ZONES = ("warehouse", "supply", "hand")
 SUPPLY_SIZE = 3
 HAND_SIZE = 1
 PLACEMENT_RULES = ("touch", "anywhere")
+#: The largest warehouse side (the printed mat is 8 × 10): every position's footprints are
+#: tabled, so a side of hundreds would cost seconds and gigabytes per read of the actions.
+MAX_WAREHOUSE_SIDE = 20
 PLACE_KEYS = frozenset({"type", "source", "card", "row", "col", "rotation"})
 REVEAL_KEYS = {"warehouse": frozenset({"type", "zone", "player", "card"}),
                "supply": frozenset({"type", "zone", "card"}),
@@ -142,6 +145,9 @@ class SmallWarehouseGame(Game):
         "rotation": True,
         "placement": "touch",
     }
+    option_limits: ClassVar[dict[str, tuple[int, int]]] = {
+        "warehouse_rows": (1, MAX_WAREHOUSE_SIDE), "warehouse_cols": (1, MAX_WAREHOUSE_SIDE)}
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"placement": PLACEMENT_RULES}
     advice_tuning = AdviceTuning(root_screen=2000, rollout_sample=6,
                                  evaluator=WarehouseEvaluator())
 
@@ -607,8 +613,9 @@ def catalogue_cards(catalogue: Mapping[str, Any]) -> dict[str, list[str]]:
 def _check_options(options: Mapping[str, Any]) -> None:
     for key in ("warehouse_rows", "warehouse_cols"):
         value = options[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"option {key} must be a whole number of at least 1")
+        if isinstance(value, bool) or not isinstance(value, int) or \
+                not 1 <= value <= MAX_WAREHOUSE_SIDE:
+            raise ValueError(f"option {key} must be a whole number 1..{MAX_WAREHOUSE_SIDE}")
     if not isinstance(options["rotation"], bool):
         raise ValueError("option rotation must be true or false")
     if options["placement"] not in PLACEMENT_RULES:

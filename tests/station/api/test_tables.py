@@ -78,7 +78,8 @@ def test_the_author_header_names_who_wrote(client: TestClient, race_table: str) 
     ("post", "/api/tables/t1/games", {"game": "test-race", "players": ["A", "A"]}, 400,
      "player names must be different"),
     ("post", "/api/tables/t1/games", {"game": "test-race", "players": ["A", "B"],
-                                      "options": {"speed": 2}}, 400, "has no option 'speed'"),
+                                      "options": {"speed": 2}}, 422,
+     "$.options.speed: test-race has no option 'speed'"),
 ])
 def test_bad_requests_get_a_clear_4xx_and_change_nothing(
         client: TestClient, race_table: str, method: str, path: str, body: dict | None,

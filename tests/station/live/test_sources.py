@@ -49,3 +49,21 @@ def test_a_slow_client_loses_old_updates_never_the_newest() -> None:
 
     received = asyncio.run(scenario())
     assert received[-1] == "19" and len(received) == 8
+
+
+def test_a_slow_client_is_sent_the_newest_snapshot_not_a_backlog() -> None:
+    """Snapshots published as the latest of their kind replace the one still waiting, so a
+    client that fell behind gets the newest at once; other kinds (advice) keep theirs."""
+    async def scenario() -> list[str]:
+        hub = Hub()
+        hub.attach(asyncio.get_running_loop())
+        slow, other = hub.subscribe("table:t"), hub.subscribe("table:t")
+        for index in range(20):
+            hub.publish("table:t", f"snapshot {index}", latest="snapshot")
+            if index == 10:
+                hub.publish("table:t", "advice 10", latest="advice")
+            if index < 5:
+                assert await other.get() == f"snapshot {index}"  # this one keeps up
+        return [slow.get_nowait() for _ in range(slow.qsize())]
+
+    assert asyncio.run(scenario()) == ["advice 10", "snapshot 19"]
