@@ -55,7 +55,8 @@ def test_the_first_migration_makes_the_schema_of_before_exactly(tmp_path: Path) 
         connection.executescript(SQLITE_DUMP.read_text())
     made = tmp_path / "made.sqlite3"
     open_database(f"sqlite:///{made}").close()
-    assert _schema_sql(made) == _schema_sql(before)
+    later = ("CREATE TABLE receipts",)  # what the migrations after 0001 add
+    assert [sql for sql in _schema_sql(made) if not sql.startswith(later)] == _schema_sql(before)
 
 
 def _older_sqlite(tmp_path: Path, without: tuple[str, ...]) -> str:
