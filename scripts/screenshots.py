@@ -63,7 +63,7 @@ def stage(url: str) -> None:
         api.post("/api/tables/t1/observations", json={
             "observation": {"kind": "declared", "action": action}}).raise_for_status()
     api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared", "action": {
-        "type": "take", "group": 9, "boxes": []}}}).raise_for_status()
+        "type": "take", "group": 9, "boxes": []}}, "source": "demo"}).raise_for_status()
     api.post("/api/tournaments", json={"name": "Spring Cup", "players": [
         "Ana", "Ben", "Cas", "Dee", "Eve"]}).raise_for_status()
     game = api.post("/api/tournaments/spring-cup/games",
