@@ -17,6 +17,7 @@ import pytest
 
 from rules import get_game
 from station.api import build_services
+from station.api.pages import TIE_BREAKER_WORDS
 from station.config import Settings
 from tests.rules.games.moving_day.test_hand_dealt_moving_day import Camera, Table
 from tests.station.browser import SIZES, browser_page, expect
@@ -240,4 +241,5 @@ def test_a_club_night_runs_through_the_pages(night: tuple[str, httpx.Client], si
         assert next(s for s in standings if s["player"] == tied_loser)["wins"] == 0
         breakers = api.get(f"/api/tournaments/{tournament}").json()["tie_breakers"]
         expect(page.locator(".standings-box p.muted")).to_have_text(
-            "tie-breakers: " + ", ".join(breakers) + ", then a shared rank")
+            "tie-breakers: " + ", ".join(TIE_BREAKER_WORDS[b] for b in breakers)
+            + ", then a shared rank")
