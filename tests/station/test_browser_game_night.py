@@ -98,7 +98,7 @@ def pair(page: Any, number: int, free: list[str], casual: str) -> None:
         expect(page.locator(f"#pair-table-list input[data-table='{table}']")).to_be_checked(
             timeout=WAIT)
     busy = page.locator("#pair-table-list label", has_text=casual)
-    expect(busy).to_contain_text("playing small-warehouse: Zoe, Yan")
+    expect(busy).to_contain_text("playing Small Warehouse: Zoe, Yan")
     expect(busy.locator("input")).not_to_be_checked()
     expect(page.locator("#pair-deal")).to_have_value("table")
     assert page.locator("#pair-game").count() == 0  # the tournament's own game
