@@ -69,6 +69,30 @@ def table_cards(request: Request, station: StationDep) -> HTMLResponse:
     return _render(request, "_table_cards.html", tables=tables)
 
 
+def live_tiles(services: ServicesDep) -> list[dict[str, Any]]:
+    """Every table with a game in play, as the room sees it: the public snapshot (the one
+    the projector shows) and its win chances when they are credible enough to be shown."""
+    tiles = []
+    for table_id in services.station.table_ids():
+        snapshot = services.station.snapshot(table_id)
+        if snapshot["game"] is None or snapshot["game"]["over"]:
+            continue
+        tiles.append({"snapshot": snapshot, "advice": _advice(services, table_id)})
+    return tiles
+
+
+@router.get("/room", response_class=HTMLResponse)
+def room(request: Request, services: ServicesDep) -> HTMLResponse:
+    """The room's screen: every live table as a tile, one featured in turn (room.js)."""
+    return _render(request, "room.html", tiles=live_tiles(services))
+
+
+@router.get("/room/tiles", response_class=HTMLResponse)
+def room_tiles(request: Request, services: ServicesDep) -> HTMLResponse:
+    """The room's tiles alone (room.js fetches them again as tables move)."""
+    return _render(request, "_room_tiles.html", tiles=live_tiles(services))
+
+
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
 def table_page(request: Request, table_id: str, services: ServicesDep) -> HTMLResponse:
     snapshot = services.station.snapshot(table_id)
