@@ -616,7 +616,7 @@ def test_the_tournament_projector_shows_round_progress_then_standings(live_serve
                 json={"scores": {"Ana": 31, "Ben": 40, "Cas": 31}}).raise_for_status()
         page.clock.run_for(1000)  # the page's refresh waits half a second
         expect(page.locator("#round-progress")).to_have_text("1 of 2 results in")
-        expect(pairings).to_have_text([f"Game 1{waits}: Ana, Ben, Cas · Ben wins",
+        expect(pairings).to_have_text(["Game 1: Ana, Ben, Cas · Ben wins",  # by hand
                                        f"Game 2{waits}: Dee, Eve · result to come"])
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
         page.clock.run_for(12_500)

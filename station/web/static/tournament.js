@@ -116,7 +116,7 @@
     document.getElementById("round-progress").textContent = done + " of " + last.games.length + " results in";
     const progress = (g) => g.result && g.result.winners && g.result.winners.length ?
       winWords(g.result.winners) + (status(g) === "live" ? " so far" : "") : status(g) === "live" ? "playing now" : "result to come";
-    list.innerHTML = last.games.map((g) => "<li>" + esc(g.table ? tableName(g.table) : "Game " + g.id + " (waiting for a table)") + ": " + esc(g.players.join(", ")) +
+    list.innerHTML = last.games.map((g) => "<li>" + esc(g.table ? tableName(g.table) : "Game " + g.id + (g.result ? "" : " (waiting for a table)")) + ": " + esc(g.players.join(", ")) +
       " · " + esc(progress(g)) + "</li>").join("") +
       last.byes.map((p) => "<li>" + esc(p) + ": bye</li>").join("");
   }
