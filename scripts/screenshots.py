@@ -1,10 +1,11 @@
 """Screenshots of the dashboard for the docs: the front, table, projector and tournament pages
-(the tournament's projector view too) and the room's screen at phone (390 × 844), desktop (1280 × 900) and
-projector (1920 × 1080) sizes.
+(the tournament's projector view too) and the room's screen at phone (390 × 844), desktop
+(1280 × 900) and projector (1920 × 1080) sizes.
 
 A station with a known token runs in this process on a free loopback port; a Moving Day
 table is played a few moves in (one move refused, so a flag is open) and a tournament has
-one result entered and one game pending; seven more tables play (the room's eight). Debian's chromium is driven by Playwright.
+one result entered and one game pending; seven more tables play (the room's eight).
+Debian's chromium is driven by Playwright.
 
     python scripts/screenshots.py docs/images
 """
