@@ -191,8 +191,9 @@ def test_a_club_night_runs_through_the_pages(night: tuple[str, httpx.Client], si
         assert sorted(p for g in games for p in g["players"]) == sorted(PLAYERS)
         assert [len(g["players"]) for g in games] == [3, 3]
         for game in games:
+            name = api.get(f"/api/tables/{game['table']}").json()["table"]["name"]
             expect(page.locator(f"li[data-game='{game['id']}']")).to_contain_text(
-                f"at {game['table']}", timeout=WAIT)
+                f"at {name}", timeout=WAIT)  # the table by its name, not its id
             assert api.get(f"/api/tables/{game['table']}").json()["game"]["deal"] == "table"
         live, by_hand = games
 
