@@ -1,10 +1,11 @@
 """Screenshots of the dashboard for the docs: the front, table, projector and tournament pages
-(the tournament's projector view too) at phone (390 × 844), desktop (1280 × 900) and
-projector (1920 × 1080) sizes.
+(the tournament's projector view too) and the room's screen at phone (390 × 844), desktop
+(1280 × 900) and projector (1920 × 1080) sizes.
 
 A station with a known token runs in this process on a free loopback port; a Moving Day
 table is played a few moves in (one move refused, so a flag is open) and a tournament has
-one result entered and one game pending. Debian's chromium is driven by Playwright.
+one result entered and one game pending; seven more tables play (the room's eight).
+Debian's chromium is driven by Playwright.
 
     python scripts/screenshots.py docs/images
 """
@@ -30,7 +31,12 @@ TOKEN = "screenshot-token"
 SIZES = {"phone": (390, 844), "desktop": (1280, 900), "projector": (1920, 1080)}
 PAGES = {"front": "/", "table": "/tables/t1", "projector": "/tables/t1/projector",
          "tournament": "/tournaments/spring-cup",
-         "tournament-projector-view": "/tournaments/spring-cup/projector"}
+         "tournament-projector-view": "/tournaments/spring-cup/projector", "room": "/room"}
+# the room's other tables (Table 1 is the Moving Day game above): game, players, moves made
+ROOM = [("small-warehouse", ["Dee", "Eve"], 3), ("removal", ["Fay", "Gus"], 2),
+        ("moving-day", ["Hal", "Ivy", "Jo"], 3), ("small-warehouse", ["Kim", "Lou"], 1),
+        ("removal", ["Max", "Ned"], 4), ("moving-day", ["Oz", "Pia"], 2),
+        ("small-warehouse", ["Quin", "Rae"], 5)]
 
 
 def serve(data: Path) -> tuple[str, object]:
@@ -51,7 +57,8 @@ def serve(data: Path) -> tuple[str, object]:
 
 
 def stage(url: str) -> None:
-    """A Moving Day table a few moves in, with a flag open; a tournament half entered."""
+    """A Moving Day table a few moves in, with a flag open; seven more tables playing (the
+    room's eight); a tournament half entered."""
     api = httpx.Client(base_url=url, headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
     players = ["Ana", "Ben", "Cas"]
     state = get_game("moving-day").new_game(players, seed=4)
@@ -63,7 +70,16 @@ def stage(url: str) -> None:
         api.post("/api/tables/t1/observations", json={
             "observation": {"kind": "declared", "action": action}}).raise_for_status()
     api.post("/api/tables/t1/observations", json={"observation": {"kind": "declared", "action": {
-        "type": "take", "group": 9, "boxes": []}}}).raise_for_status()
+        "type": "take", "group": 9, "boxes": []}}, "source": "demo"}).raise_for_status()
+    for number, (game, people, moves) in enumerate(ROOM, 2):
+        api.post("/api/tables", json={"name": f"Table {number}", "id": f"t{number}", "game": {
+            "game": game, "players": people, "seed": number}}).raise_for_status()
+        other = get_game(game).new_game(people, seed=number)
+        for _ in range(moves):
+            action = other.legal_actions()[0]
+            other.apply(action)
+            api.post(f"/api/tables/t{number}/observations", json={
+                "observation": {"kind": "declared", "action": action}}).raise_for_status()
     api.post("/api/tournaments", json={"name": "Spring Cup", "players": [
         "Ana", "Ben", "Cas", "Dee", "Eve"]}).raise_for_status()
     game = api.post("/api/tournaments/spring-cup/games",

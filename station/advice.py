@@ -26,11 +26,67 @@ from typing import Any
 from rules import RulesError, State, UnknownGame, get_game
 from rules.advice.lookahead import Advisor
 from rules.engine import json_copy
+from station.config import ADVICE_CREDIBLE_WIDTH
 from station.errors import InputError
 from station.jsonin import Node
 
 MAX_SECONDS = 600.0
 BUDGET_SHARE = 0.95  # of the budget for the search; the rest reads the game and answers
+
+#: A win chance is shown only when every player's 95 % interval (Wilson's, from the playouts
+#: behind it) is at most this wide: 0.30 is "63 %, give or take 15 points" at worst, about
+#: 40 playouts of the best move at an even chance (docs/advisor.md, "When a chance is shown").
+CREDIBLE_WIDTH = ADVICE_CREDIBLE_WIDTH
+Z_95 = 1.959964  # the normal quantile of a two-sided 95 % interval
+
+
+def wilson_interval(chance: float, playouts: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate ``chance`` seen over ``playouts`` games (a
+    shared win counts its fraction); (0, 1) when nothing was played.
+
+    >>> [round(x, 3) for x in wilson_interval(0.5, 40)]
+    [0.352, 0.648]
+    >>> wilson_interval(1.0, 0)
+    (0.0, 1.0)
+    """
+    if playouts <= 0:
+        return 0.0, 1.0
+    n, z2 = playouts, z * z
+    centre = (chance + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * ((chance * (1 - chance) / n + z2 / (4 * n * n)) ** 0.5) / (1 + z2 / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def moves_made(state: State) -> int:
+    """The players' moves in ``state``'s game so far (reveals are the table's, not moves)."""
+    return sum(1 for action in state.log if action.get("type") != "reveal")
+
+
+def credible_chances(answer: Mapping[str, Any], moves: int,
+                     width: float | None = CREDIBLE_WIDTH) -> dict[str, Any]:
+    """Whether ``answer``'s win chances (:func:`advise_state`'s) may be shown, with each
+    player's interval: ``{"shown": bool, "intervals": {player: [low, high]}, "why": str}``.
+    Hidden before the first move (nothing has happened yet: the estimate says only who sits
+    where) and while an interval is wider than ``width``; ``width`` None: always shown.
+
+    >>> answer = {"win_chances": {"Ana": 0.5, "Ben": 0.5}, "actions": [{"playouts": 8}]}
+    >>> credible_chances(answer, moves=3)["why"]
+    'too uncertain yet (8 playouts)'
+    >>> answer["actions"][0]["playouts"] = 200
+    >>> credible_chances(answer, moves=3)["shown"], credible_chances(answer, moves=0)["why"]
+    (True, 'shown after the first move')
+    """
+    chances = answer.get("win_chances") or {}
+    actions = answer.get("actions") or []
+    behind = int(actions[0].get("playouts", 0)) if actions else int(answer.get("playouts", 0))
+    intervals = {name: [round(bound, 4) for bound in wilson_interval(chance, behind)]
+                 for name, chance in chances.items()}
+    widest = max((high - low for low, high in intervals.values()), default=1.0)
+    if width is None:
+        return {"shown": True, "intervals": intervals, "why": "", "playouts": behind}
+    why = ("shown after the first move" if moves == 0 else
+           "" if chances and widest <= width else f"too uncertain yet ({behind} playouts)")
+    return {"shown": not why, "intervals": intervals, "why": why, "playouts": behind}
 
 
 def warm_up() -> int:

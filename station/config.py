@@ -36,6 +36,9 @@ MIN_ADVICE_SECONDS, MAX_ADVICE_SECONDS = 0.05, 10.0
 ADVICE_WORKERS = 1
 #: Playouts every answer has, however late (a worker starved of CPU still gives chances).
 ADVICE_MIN_PLAYOUTS = 8
+#: A win chance is shown only when every player's 95 % interval is at most this wide, and
+#: not before the first move (station.advice.credible_chances; docs/advisor.md).
+ADVICE_CREDIBLE_WIDTH = 0.30
 
 
 def default_data_dir() -> Path:
@@ -58,6 +61,9 @@ class AdviceSettings:
     # A fixed amount of work per position instead of the clock's (None: the clock decides):
     # the same position then always gets the same chances, whatever the machine's load.
     max_playouts: int | None = None
+    # How sure a shown chance must be (see ADVICE_CREDIBLE_WIDTH); None shows every estimate,
+    # even before the first move (the advisor's plumbing tests, a look at the raw numbers).
+    credible_width: float | None = ADVICE_CREDIBLE_WIDTH
 
     def __post_init__(self) -> None:
         if not MIN_ADVICE_SECONDS <= self.seconds <= MAX_ADVICE_SECONDS:

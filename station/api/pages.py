@@ -19,9 +19,21 @@ from station.api.models import GameId, TournamentId
 from station.games import describe_action, game_records
 from station.live.advisor import public_message
 from station.live.public import public_legal_actions
+from station.live.station import Station
 from station.tournament import results, service
 
 LEGAL_CHOICES = 300  # the most legal actions offered in the correction picker
+
+#: Each tie-breaker as a person reads it (station/tournament/standings.py says how each counts).
+TIE_BREAKER_WORDS = {
+    "wins": "most wins",
+    "points": "most points",
+    "average": "best average score",
+    "head_to_head": "head-to-head between the tied players",
+    "opponents": "opponents' wins (Buchholz)",
+    "opponents_strength": "strength of the opponents met",
+    "fewest_games": "fewest games played",
+}
 
 TEMPLATES = Jinja2Templates(directory=Path(__file__).resolve().parent.parent / "web" / "templates")
 router = APIRouter(include_in_schema=False)
@@ -55,6 +67,30 @@ def table_cards(request: Request, station: StationDep) -> HTMLResponse:
     """The front page's table list alone (index.js fetches it again as tables move)."""
     tables = [station.snapshot(table_id) for table_id in station.table_ids()]
     return _render(request, "_table_cards.html", tables=tables)
+
+
+def live_tiles(services: ServicesDep) -> list[dict[str, Any]]:
+    """Every table with a game in play, as the room sees it: the public snapshot (the one
+    the projector shows) and its win chances when they are credible enough to be shown."""
+    tiles = []
+    for table_id in services.station.table_ids():
+        snapshot = services.station.snapshot(table_id)
+        if snapshot["game"] is None or snapshot["game"]["over"]:
+            continue
+        tiles.append({"snapshot": snapshot, "advice": _advice(services, table_id)})
+    return tiles
+
+
+@router.get("/room", response_class=HTMLResponse)
+def room(request: Request, services: ServicesDep) -> HTMLResponse:
+    """The room's screen: every live table as a tile, one featured in turn (room.js)."""
+    return _render(request, "room.html", tiles=live_tiles(services))
+
+
+@router.get("/room/tiles", response_class=HTMLResponse)
+def room_tiles(request: Request, services: ServicesDep) -> HTMLResponse:
+    """The room's tiles alone (room.js fetches them again as tables move)."""
+    return _render(request, "_room_tiles.html", tiles=live_tiles(services))
 
 
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
@@ -104,15 +140,28 @@ def table_projector(request: Request, table_id: str, services: ServicesDep) -> H
 @router.get("/tournaments/{tournament_id}", response_class=HTMLResponse)
 def tournament_page(request: Request, tournament_id: str, session: SessionDep,
                     services: ServicesDep) -> HTMLResponse:
+    return _tournament(request, session, services, tournament_id, projector=False)
+
+
+def _tournament(request: Request, session: SessionDep, services: ServicesDep,
+                tournament_id: str, projector: bool) -> HTMLResponse:
+    """A tournament's page or its projector view; tables by their names, tie-breakers in
+    words (tournament.js keeps both live)."""
     detail = service.tournament_detail(session, services.station, tournament_id)
-    return _render(request, "tournament.html", tournament=detail, projector=False)
+    return _render(request, "tournament.html", tournament=detail, projector=projector,
+                   table_names=table_names(services.station),
+                   tie_breaker_words=TIE_BREAKER_WORDS)
+
+
+def table_names(station: Station) -> dict[str, str]:
+    """Every table's name by its id: pages say "Table 1", not its id ``table-1``."""
+    return {info.id: info.name for info in station.store.tables()}
 
 
 @router.get("/tournaments/{tournament_id}/projector", response_class=HTMLResponse)
 def tournament_projector(request: Request, tournament_id: str, session: SessionDep,
                          services: ServicesDep) -> HTMLResponse:
-    detail = service.tournament_detail(session, services.station, tournament_id)
-    return _render(request, "tournament.html", tournament=detail, projector=True)
+    return _tournament(request, session, services, tournament_id, projector=True)
 
 
 @router.get("/tournaments/{tournament_id}/games/{match_id}/sign", response_class=HTMLResponse)

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 
+from station.games import game_record
 from station.live.sources import Recording, Timed, demo_table_id, feed, hand_on, items_of
 from station.live.station import Station, UnknownTable
 
@@ -33,9 +34,15 @@ def prepare_tables(station: Station, recordings: Sequence[Recording]) -> list[st
         try:
             station.table(table_id)
         except UnknownTable:
-            station.create_table(f"Demo: {recording.game}", table_id)
+            station.create_table(f"Demo: {game_title(recording.game)}", table_id)
         ids.append(table_id)
     return ids
+
+
+def game_title(game: str) -> str:
+    """The game's name as people write it ("Moving Day"), not its engine's (``moving-day``)."""
+    record = game_record(game)
+    return record.title if record is not None else game
 
 
 async def play_recording(station: Station, recording: Recording, speed: float = 1.0,

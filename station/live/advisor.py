@@ -12,7 +12,10 @@ newer position cancels a computation still waiting for the worker.
 Message (``type`` ``"advice"``): ``table``; ``game``, ``actions`` and ``position``
 (the game's seq, its action count and the seq of its last applied event: what the
 answer is about); ``player`` (to act, or null while a draw is awaited); ``win_chances``
-(``[{"player", "chance"}]`` in seat order, or null: not shown, or the game is over);
+(``[{"player", "chance", "low", "high"}]`` in seat order, ``low``–``high`` its 95 %
+interval, or null: not shown, the game is over, or hidden: before the first move or while
+an interval is wider than :data:`~station.advice.CREDIBLE_WIDTH`); ``chances_hidden``
+(why they are hidden, in words, or null);
 ``hints`` (``[{"words", "action", "win_chance", "expected_score"}]`` best first, or
 null when hints are off); ``hints_on``; ``playouts``; ``seconds``.
 """
@@ -32,7 +35,7 @@ from functools import partial
 from typing import Any
 
 from rules.advice.knowledge import public_document
-from station.advice import advise_state, warm_up
+from station.advice import advise_state, credible_chances, moves_made, warm_up
 from station.config import AdviceSettings
 from station.games import describe_action, game_record
 from station.live.station import Station
@@ -232,7 +235,8 @@ class LiveAdvisor:
         return {"type": "advice", "table": live.info.id,
                 "game": None if game is None else game.seq,
                 "actions": None if game is None else len(game.state.log), "position": None,
-                "player": None, "win_chances": None, "hints": None, "hints_on": hints,
+                "player": None, "win_chances": None, "chances_hidden": None, "hints": None,
+                "hints_on": hints,
                 "all_hints": [], "playouts": 0, "seconds": 0.0}
 
     def _from_answer(self, live: LiveTable, position: Position,
@@ -240,7 +244,10 @@ class LiveAdvisor:
         current = live.current
         assert current is not None
         state = current.state
-        chances = answer.get("win_chances") if self.settings.win_chances else None
+        # shown only once a move was made and the playouts make it credible (CREDIBLE_WIDTH)
+        credible = credible_chances(answer, moves_made(state), self.settings.credible_width)
+        chances = answer.get("win_chances") if self.settings.win_chances and credible[
+            "shown"] else None
         hints = [{"words": describe_action(state, entry["action"], face_up=True),
                   "action": entry["action"],
                   "win_chance": (entry["win_chances"] or {}).get(answer["player"]),
@@ -249,7 +256,11 @@ class LiveAdvisor:
         return {"type": "advice", "table": live.info.id, **position.to_json(),
                 "player": answer.get("player"),
                 "win_chances": None if chances is None else [
-                    {"player": name, "chance": chances[name]} for name in state.players],
+                    {"player": name, "chance": chances[name],
+                     "low": credible["intervals"][name][0],
+                     "high": credible["intervals"][name][1]} for name in state.players],
+                "chances_hidden": None if chances is not None or not self.settings.win_chances
+                else credible["why"],
                 "hints": None, "hints_on": False, "all_hints": hints,
                 "playouts": answer.get("playouts", 0), "seconds": answer.get("seconds", 0.0)}
 

@@ -61,3 +61,12 @@ def browser_page(viewport: dict[str, int] | None = None) -> Iterator[Any]:
 def expect(target: Any, message: str | None = None) -> Any:
     """Playwright's ``expect`` (waits until an assertion about ``target`` holds)."""
     return browser_tools()[1].expect(target, message)
+
+
+def full_table_view(page: Any) -> None:
+    """On a table page, the full view: a phone opens on the scoreboard, a tap away from it
+    (templates/_scoreboard.html); wider screens open on the full view already."""
+    switch = page.locator("#to-full-view")
+    if switch.is_visible():
+        switch.click()
+        page.locator("#board").wait_for(state="attached")

@@ -8,7 +8,13 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from rules import get_game
-from station.advice import advise_state, deadline_stop
+from station.advice import (
+    CREDIBLE_WIDTH,
+    advise_state,
+    credible_chances,
+    deadline_stop,
+    wilson_interval,
+)
 from station.errors import InputError
 
 
@@ -40,3 +46,28 @@ def test_bad_documents_and_budgets_are_input_errors() -> None:
         advise_state(document, 0.1, game_name="removal")
     with pytest.raises(InputError, match=r"^\$\.players:"):
         advise_state({**document, "players": "A"}, 0.1)
+
+
+# -- when a win chance may be shown (docs/advisor.md, "When a chance is shown") -----------
+def test_the_wilson_interval_narrows_with_playouts_and_stays_inside_0_and_1() -> None:
+    widths = [wilson_interval(0.5, n)[1] - wilson_interval(0.5, n)[0] for n in (8, 40, 400)]
+    assert widths == sorted(widths, reverse=True) and widths[0] > 0.5 and widths[2] < 0.1
+    assert wilson_interval(0.0, 8)[0] == 0.0 and wilson_interval(1.0, 8)[1] == 1.0
+    low, high = wilson_interval(1.0, 8)  # 8 of 8 is not a sure win
+    assert 0.6 < low < 0.7 and high == 1.0
+
+
+def test_an_estimate_is_hidden_before_the_first_move_and_while_too_uncertain() -> None:
+    def answer(chance: float, playouts: int) -> dict:
+        return {"win_chances": {"Ana": chance, "Ben": 1 - chance},
+                "actions": [{"playouts": playouts}], "playouts": playouts * 8}
+
+    # the noise: 100 % / 0 % from 18 playouts (the best move's share: a few)
+    assert credible_chances(answer(1.0, 3), moves=2)["shown"] is False
+    assert credible_chances(answer(0.63, 8), moves=0)["why"] == "shown after the first move"
+    hidden = credible_chances(answer(0.63, 20), moves=4)
+    assert hidden["shown"] is False and hidden["why"] == "too uncertain yet (20 playouts)"
+    shown = credible_chances(answer(0.63, 60), moves=4)
+    assert shown["shown"] is True and shown["why"] == ""
+    low, high = shown["intervals"]["Ana"]
+    assert low < 0.63 < high and high - low <= CREDIBLE_WIDTH

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from station.advice import CREDIBLE_WIDTH
 from station.api import build_services
 from station.config import AdviceSettings, Settings
 from tests.station.browser import browser_page, expect
@@ -22,7 +23,10 @@ WAIT_MS = 60_000  # the first answer waits for the worker process to start
 @pytest.fixture
 def advised_server(settings: Settings) -> Iterator[str]:
     """The dashboard with win chances on (a real worker process), served in a thread."""
-    advised = dataclasses.replace(settings, advice=AdviceSettings(seconds=0.2))
+    # a fixed work per position, enough for a credible Small Warehouse estimate (the best of
+    # eight moves played out about 50 times: its interval under station.advice.CREDIBLE_WIDTH)
+    advised = dataclasses.replace(settings, advice=AdviceSettings(seconds=0.2,
+                                                                  max_playouts=400))
     with served(build_services(advised)) as url:
         yield url
 
@@ -44,8 +48,10 @@ def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server:
         page.wait_for_selector("#live-status.on")
         page.wait_for_selector("#advice:not([hidden]):not(.updating)", timeout=WAIT_MS)
         first = page.evaluate("document.body.dataset.advice")
-        assert list(bar(page)) == ["Ana", "Ben"]
-        assert sum(int(text.split()[0]) for text in bar(page).values()) in (99, 100, 101)
+        # before the first move: no chances, and the page says why
+        expect(page.locator("#advice-note")).to_have_text(
+            "Not shown: shown after the first move")
+        assert bar(page) == {}
         assert page.locator("#hints").is_hidden()  # off by default
 
         action = api.get("/api/tables/t1/legal-actions?limit=1").json()["actions"][0]
@@ -55,8 +61,18 @@ def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server:
         assert not page.locator("#advice").evaluate("box => box.classList.contains('updating')")
         advice = api.get("/api/tables/t1/advice").json()
         assert advice["actions"] == 1 and advice["player"] == "Ben"
+        assert advice["chances_hidden"] is None, advice["chances_hidden"]
+        assert list(bar(page)) == ["Ana", "Ben"]
+        assert sum(int(text.split()[0]) for text in bar(page).values()) in (99, 100, 101)
         assert bar(page) == {line["player"]: f"{round(line['chance'] * 100)} %"
                              for line in advice["win_chances"]}
+        # each chance with its 95 % interval, narrower than the threshold
+        ranges = page.locator("#win-chances .chance-range").all_inner_texts()
+        for line, said in zip(advice["win_chances"], ranges, strict=True):
+            assert line["low"] <= line["chance"] <= line["high"]
+            assert line["high"] - line["low"] <= CREDIBLE_WIDTH
+            assert said == (f"95 % sure: {round(line['low'] * 100)}–"
+                            f"{round(line['high'] * 100)} %")
 
         page.locator("#hints-switch").check()
         page.wait_for_selector("#hints li", timeout=WAIT_MS)

@@ -17,6 +17,7 @@ import pytest
 
 from rules import get_game
 from station.api import build_services
+from station.api.pages import TIE_BREAKER_WORDS
 from station.config import Settings
 from tests.rules.games.moving_day.test_hand_dealt_moving_day import Camera, Table
 from tests.station.browser import SIZES, browser_page, expect
@@ -97,7 +98,7 @@ def pair(page: Any, number: int, free: list[str], casual: str) -> None:
         expect(page.locator(f"#pair-table-list input[data-table='{table}']")).to_be_checked(
             timeout=WAIT)
     busy = page.locator("#pair-table-list label", has_text=casual)
-    expect(busy).to_contain_text("playing small-warehouse: Zoe, Yan")
+    expect(busy).to_contain_text("playing Small Warehouse: Zoe, Yan")
     expect(busy.locator("input")).not_to_be_checked()
     expect(page.locator("#pair-deal")).to_have_value("table")
     assert page.locator("#pair-game").count() == 0  # the tournament's own game
@@ -190,8 +191,9 @@ def test_a_club_night_runs_through_the_pages(night: tuple[str, httpx.Client], si
         assert sorted(p for g in games for p in g["players"]) == sorted(PLAYERS)
         assert [len(g["players"]) for g in games] == [3, 3]
         for game in games:
+            name = api.get(f"/api/tables/{game['table']}").json()["table"]["name"]
             expect(page.locator(f"li[data-game='{game['id']}']")).to_contain_text(
-                f"at {game['table']}", timeout=WAIT)
+                f"at {name}", timeout=WAIT)  # the table by its name, not its id
             assert api.get(f"/api/tables/{game['table']}").json()["game"]["deal"] == "table"
         live, by_hand = games
 
@@ -240,4 +242,5 @@ def test_a_club_night_runs_through_the_pages(night: tuple[str, httpx.Client], si
         assert next(s for s in standings if s["player"] == tied_loser)["wins"] == 0
         breakers = api.get(f"/api/tournaments/{tournament}").json()["tie_breakers"]
         expect(page.locator(".standings-box p.muted")).to_have_text(
-            "tie-breakers: " + ", ".join(breakers) + ", then a shared rank")
+            "tie-breakers: " + ", ".join(TIE_BREAKER_WORDS[b] for b in breakers)
+            + ", then a shared rank")

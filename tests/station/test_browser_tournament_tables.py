@@ -37,9 +37,9 @@ def test_a_round_at_real_tables_from_pairing_to_a_corrected_tie(live_server: str
         page.wait_for_selector("#live-status.on")
         page.get_by_label("Organiser token").fill(TOKEN)
         assert page.locator("#pair-game").count() == 0  # the tournament's game: not asked again
-        expect(page.locator("#pair-game-name")).to_have_text("moving-day")
+        expect(page.locator("#pair-game-name")).to_have_text("Moving Day")
         busy = page.locator("#pair-table-list label", has_text="t1")
-        expect(busy).to_contain_text("playing moving-day: Xia, Yul")
+        expect(busy).to_contain_text("playing Moving Day: Xia, Yul")
         expect(busy.locator("input")).not_to_be_checked()
         free = page.locator("#pair-table-list label", has_text="t2")
         expect(free.locator("input")).to_be_checked()

@@ -21,16 +21,19 @@
   function render() {
     const fresh = sameGame(shown);
     const chances = shown && shown.win_chances;
-    box.hidden = !(game && !game.over && chances);
+    const hiddenWhy = shown && !chances ? shown.chances_hidden : null;  // before the first move, or too uncertain
+    box.hidden = !(game && !game.over && (chances || hiddenWhy));
+    if (!chances) document.getElementById("win-chances").innerHTML = "";
     box.classList.toggle("updating", !fresh);
     box.setAttribute("aria-busy", fresh ? "false" : "true");
     if (chances) {
       document.getElementById("win-chances").innerHTML = chances.map((line) =>
         '<li><span class="who">' + esc(line.player) + '</span><span class="chance-bar" aria-hidden="true"><span style="width: ' +
-        (line.chance * 100).toFixed(1) + '%"></span></span><span class="chance">' + percent(line.chance) + " %</span></li>").join("");
+        (line.chance * 100).toFixed(1) + '%"></span></span><span class="chance">' + percent(line.chance) + " %</span>" +
+        (line.low === undefined ? "" : '<span class="chance-range">95 % sure: ' + percent(line.low) + "–" + percent(line.high) + " %</span>") + "</li>").join("");
     }
     const note = document.getElementById("advice-note");
-    if (note) note.textContent = !chances ? "" : fresh ? "the advisor's estimate from " + shown.playouts + (shown.playouts === 1 ? " game" : " games") + " played out" : "updating after the last move…";
+    if (note) note.textContent = hiddenWhy ? "Not shown: " + hiddenWhy : !chances ? "" : fresh ? "the advisor's estimate from " + shown.playouts + (shown.playouts === 1 ? " game" : " games") + " played out" : "updating after the last move…";
     const hints = document.getElementById("hints");
     if (hints) {
       const list = fresh && shown.hints ? shown.hints : [];

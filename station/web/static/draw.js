@@ -123,18 +123,43 @@
     return html;
   }
 
+  // a round step for an axis from 0 to ``top``: 1, 2 or 5 times a power of ten, 3 to 6 steps
+  function axisStep(top) {
+    const raw = top / 4, power = Math.pow(10, Math.floor(Math.log10(raw)));
+    return [1, 2, 5, 10].map((m) => m * power).find((step) => top / step <= 6);
+  }
+  const figures = (value) => String(Number(value.toPrecision(6)));
+
+  // The drone's mass over time, with its axes' values: grams up the side, seconds since the
+  // first reading along the bottom (docs/contracts.md: ``t`` in seconds, ``mass_g`` in grams).
   function massGraph(observations) {
     const points = (observations || []).map((o) => o.observation || {}).filter((o) => typeof o.mass_g === "number");
     if (points.length === 0) return "";
-    const times = points.map((p, i) => (typeof p.t === "number" ? p.t : i));
+    const timed = points.every((p) => typeof p.t === "number");
+    const times = points.map((p, i) => (timed ? p.t : i));
     const masses = points.map((p) => p.mass_g);
-    const t0 = Math.min(...times), t1 = Math.max(...times, t0 + 1);
-    const m1 = Math.max(...masses, 1);
-    const W = 400, H = 120;
-    const xy = points.map((p, i) => ((times[i] - t0) / (t1 - t0) * W).toFixed(1) + "," + (H - masses[i] / m1 * (H - 10)).toFixed(1));
-    return '<figure class="board-figure"><figcaption>drone mass (g), last ' + masses[masses.length - 1].toFixed(1) + ' g</figcaption>' +
+    const t0 = Math.min(...times), span = Math.max(Math.max(...times) - t0, 1);
+    const mStep = axisStep(Math.max(...masses, 1)), tStep = axisStep(span);
+    const mTop = Math.ceil(Math.max(...masses, 1) / mStep) * mStep, tTop = Math.ceil(span / tStep) * tStep;
+    const W = 400, H = 140, left = 44, bottom = 22, top = 8, right = 10;  // the plot inside its axes
+    const x = (t) => left + (t - t0) / tTop * (W - left - right), y = (m) => top + (1 - m / mTop) * (H - top - bottom);
+    const xy = points.map((p, i) => x(times[i]).toFixed(1) + "," + y(masses[i]).toFixed(1));
+    let axes = '<line class="axis" x1="' + left + '" y1="' + top + '" x2="' + left + '" y2="' + (H - bottom) + '"/>' +
+      '<line class="axis" x1="' + left + '" y1="' + (H - bottom) + '" x2="' + (W - right) + '" y2="' + (H - bottom) + '"/>';
+    for (let m = 0; m <= mTop + mStep / 2; m += mStep) {
+      axes += '<line class="tick" x1="' + (left - 4) + '" y1="' + y(m).toFixed(1) + '" x2="' + left + '" y2="' + y(m).toFixed(1) + '"/>' +
+        '<text class="axis-value mass-value" x="' + (left - 6) + '" y="' + (y(m) + 4).toFixed(1) + '" text-anchor="end">' + figures(m) + "</text>";
+    }
+    for (let t = 0; t <= tTop + tStep / 2; t += tStep) {
+      axes += '<line class="tick" x1="' + x(t0 + t).toFixed(1) + '" y1="' + (H - bottom) + '" x2="' + x(t0 + t).toFixed(1) + '" y2="' + (H - bottom + 4) + '"/>' +
+        '<text class="axis-value time-value" x="' + x(t0 + t).toFixed(1) + '" y="' + (H - 6) + '" text-anchor="middle">' + figures(t) + "</text>";
+    }
+    const unit = timed ? "s" : "readings";
+    const last = masses[masses.length - 1].toFixed(1);
+    return '<figure class="board-figure"><figcaption>drone mass (g) against time (' + unit + '), last ' + last + " g</figcaption>" +
       '<svg class="mass" viewBox="0 0 ' + W + " " + H + '" width="' + W + '" role="img" aria-label="' +
-      escape("drone mass over time, from " + Math.min(...masses).toFixed(1) + " to " + m1.toFixed(1) + " g, last " + masses[masses.length - 1].toFixed(1) + " g") + '"><polyline points="' + xy.join(" ") + '"/></svg></figure>';
+      escape("drone mass over " + figures(span) + " " + unit + ", from " + Math.min(...masses).toFixed(1) + " to " + Math.max(...masses).toFixed(1) + " g, last " + last + " g") + '">' +
+      axes + '<polyline points="' + xy.join(" ") + '"/></svg></figure>';
   }
 
   // One cell size for every board in ``box``, the largest at which they all fit its width and

@@ -12,15 +12,23 @@
   } catch (error) {
     return;
   }
+  // a path breaks after a slash on a phone (a <wbr> after each), never inside a name
+  function breakable(element, text) {
+    element.textContent = "";
+    String(text).split("/").forEach((part, i, parts) => {
+      element.append(part + (i < parts.length - 1 ? "/" : ""));
+      if (i < parts.length - 1) element.append(document.createElement("wbr"));
+    });
+  }
   for (const check of report.checks || []) {
     const item = document.querySelector(`[data-check="${check.name}"]`);
     const details = item && item.querySelector(".health-detail");
     if (!details) continue;
-    details.querySelector("code").textContent = check.detail;
+    breakable(details.querySelector("code"), check.detail);
     details.hidden = false;
   }
   const data = document.getElementById("health-data");
-  data.querySelector("code").textContent = report.data;
+  breakable(data.querySelector("code"), report.data);
   data.hidden = false;
   document.getElementById("health-organiser").hidden = true;
 })();

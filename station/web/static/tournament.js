@@ -11,6 +11,20 @@
   let waiting = false;
   let current = JSON.parse(document.getElementById("tournament").textContent);
 
+  // tables by their names ("Table 1", not its id): as the page was drawn, then as /api/tables says
+  let tableNames = JSON.parse((document.getElementById("table-names") || { textContent: "{}" }).textContent);
+  let namesAsked = false;
+  function tableName(tableId) {
+    if (!(tableId in tableNames) && !namesAsked) {  // a table made since: ask once, then redraw
+      namesAsked = true;
+      fetch("/api/tables").then((r) => r.json()).then((list) => {
+        list.forEach((t) => { tableNames[t.id] = t.name; });
+        render(current);
+      }).catch(() => {}).finally(() => { setTimeout(() => { namesAsked = false; }, 5000); });
+    }
+    return tableNames[tableId] || tableId;
+  }
+
   function esc(text) { return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]); }
 
   // "Ben", "Ana and Cas", "Ana, Ben and Cas": names as people say them
@@ -50,7 +64,7 @@
   function renderGame(g) {
     const state = status(g);
     let html = '<li class="game game-' + state + '" data-game="' + g.id + '">game ' + g.id + ": " + esc(g.players.join(", "));
-    if (g.table) html += ' at <a href="/tables/' + encodeURIComponent(g.table) + '">' + esc(g.table) + "</a>";
+    if (g.table) html += ' at <a href="/tables/' + encodeURIComponent(g.table) + '">' + esc(tableName(g.table)) + "</a>";
     else if (!g.result) html += renderWaiting(g);
     html += ' <span class="status-tag status-' + state + '">' + state + "</span>";
     if (g.result) {
@@ -83,7 +97,7 @@
     box.querySelectorAll(".settle-note").forEach((input) => { typed[input.dataset.game] = input.value; });
     const focused = document.activeElement && document.activeElement.classList.contains("settle-note") ? document.activeElement.dataset.game : null;
     document.getElementById("dispute-list").innerHTML = t.disputes.map((d) => '<li class="flag">round ' + d.round + " · game " + d.game +
-      (d.table ? " at " + esc(d.table) : "") + ": " + esc(d.disagree.join(", ")) + (d.disagree.length === 1 ? " disagrees" : " disagree") +
+      (d.table ? " at " + esc(tableName(d.table)) : "") + ": " + esc(d.disagree.join(", ")) + (d.disagree.length === 1 ? " disagrees" : " disagree") +
       ' with the final scores <span class="settle"><label for="settle-note-' + d.game + '">note</label> <input id="settle-note-' + d.game +
       '" class="settle-note" data-game="' + d.game + '" autocomplete="off"> <button type="button" class="settle-game" data-game="' + d.game +
       '">settle</button></span></li>').join("");
@@ -102,7 +116,7 @@
     document.getElementById("round-progress").textContent = done + " of " + last.games.length + " results in";
     const progress = (g) => g.result && g.result.winners && g.result.winners.length ?
       winWords(g.result.winners) + (status(g) === "live" ? " so far" : "") : status(g) === "live" ? "playing now" : "result to come";
-    list.innerHTML = last.games.map((g) => "<li>" + esc(g.table ? "Table " + g.table : "Game " + g.id) + ": " + esc(g.players.join(", ")) +
+    list.innerHTML = last.games.map((g) => "<li>" + esc(g.table ? tableName(g.table) : "Game " + g.id + (g.result ? "" : " (waiting for a table)")) + ": " + esc(g.players.join(", ")) +
       " · " + esc(progress(g)) + "</li>").join("") +
       last.byes.map((p) => "<li>" + esc(p) + ": bye</li>").join("");
   }
@@ -131,7 +145,7 @@
     const round = current.rounds.find((r) => r.round === number);
     if (!round) return;
     document.getElementById("slips").innerHTML = round.games.map((g) => '<div class="slip"><h2>' + esc(current.name) +
-      " · round " + round.round + " · game " + g.id + '</h2><div class="where">' + (g.table ? "Table " + esc(g.table) : "Waiting for a table") +
+      " · round " + round.round + " · game " + g.id + '</h2><div class="where">' + (g.table ? esc(tableName(g.table)) : "Waiting for a table") +
       "</div><table><tr><th>player</th><th>score</th><th>signature</th></tr>" +
       g.players.map((p) => "<tr><td>" + esc(p) + '</td><td class="blank"></td><td class="blank"></td></tr>').join("") +
       "</table></div>").join("") + (round.byes.length ? '<div class="slip"><h2>' + esc(current.name) + " · round " + round.round +
@@ -382,7 +396,7 @@
       headers: { Authorization: "Bearer " + token } });
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) { note.textContent = "Not shown (" + response.status + "): " + (typeof answer.detail === "string" ? answer.detail : response.statusText); return; }
-    view.innerHTML = "<h2>Game " + answer.game + " · round " + answer.round + (answer.table ? " · table " + esc(answer.table) : "") +
+    view.innerHTML = "<h2>Game " + answer.game + " · round " + answer.round + (answer.table ? " · " + esc(tableName(answer.table)) : "") +
       (answer.disputed ? ' <span class="status-tag status-disputed">disputed</span>' : "") + '</h2><ul class="codes-list">' +
       answer.codes.map((c) => "<li>" + esc(c.player) + ' <span class="code">' + esc(c.code) + '</span><a href="' + esc(c.sign) + '">' +
         esc(location.origin + c.sign) + "</a></li>").join("") + "</ul>" +
@@ -412,8 +426,11 @@
   let tablesNow = [];
   const pairChoice = {};  // the organiser's own ticks survive a redraw (a table's game may end meanwhile)
   function busy(t) { return Boolean(t.game && !t.game.over); }
+  // a game by its title ("Moving Day"), as the page's game words say; else its engine's name
+  const gameWords = JSON.parse((document.getElementById("game-words") || { textContent: "{}" }).textContent);
+  const gameTitle = (name) => (gameWords[name] && gameWords[name].title) || name;
   function tableWords(t) {
-    return busy(t) ? "playing " + t.game.name + ": " + t.game.players.join(", ") : t.game ? "free (" + t.game.name + " over)" : "free";
+    return busy(t) ? "playing " + gameTitle(t.game.name) + ": " + t.game.players.join(", ") : t.game ? "free (" + gameTitle(t.game.name) + " over)" : "free";
   }
 
   function renderTables() {
@@ -434,6 +451,7 @@
     setTimeout(() => {
       fetch("/api/tables").then((r) => r.json()).then((list) => {
         tablesNow = list;
+        list.forEach((t) => { tableNames[t.id] = t.name; });
         renderTables();
         const rounds = document.getElementById("rounds");
         if (rounds && current.rounds.some((r) => r.games.some((g) => !g.table && !g.result))) {
@@ -464,7 +482,7 @@
       body: JSON.stringify({ table: table, deal: deal }),
     });
     const answer = await response.json().catch(() => ({}));
-    note.textContent = response.ok ? "Game " + game + " started at " + answer.table + (answer.deal === "table" ? ", dealt by hand." : ", dealt by the station.") :
+    note.textContent = response.ok ? "Game " + game + " started at " + tableName(answer.table) + (answer.deal === "table" ? ", dealt by hand." : ", dealt by the station.") :
       "Not started " + refusal(response, answer);
     if (response.ok) { refresh(); loadTables(); }
   }

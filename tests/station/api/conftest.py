@@ -23,9 +23,10 @@ from tests.station.conftest import TOKEN
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 def advice_with(playouts: int) -> AdviceSettings:
     """Win chances on, from a fixed number of playouts a position: the same chances each
-    time, whatever the machine's load."""
+    time, whatever the machine's load; every estimate shown, however few its playouts
+    (what these tests check is what the chances may tell, not how sure they are)."""
     return AdviceSettings(win_chances=True, seconds=10.0, workers=1, min_playouts=0,
-                          max_playouts=playouts)
+                          max_playouts=playouts, credible_width=None)
 
 
 @pytest.fixture

@@ -95,7 +95,8 @@ def test_without_win_chances_nor_hints_there_is_no_advice(client: TestClient) ->
 @pytest.fixture
 def advised(settings: Settings) -> Iterator[Services]:
     """Services with win chances on (a real worker process), a short budget."""
-    built = build_services(dataclasses.replace(settings, advice=AdviceSettings(seconds=0.2)),
+    every = AdviceSettings(seconds=0.2, credible_width=None)  # every estimate shown
+    built = build_services(dataclasses.replace(settings, advice=every),
                            FixedClock())
     yield built
     built.database.close()

@@ -50,8 +50,8 @@ def test_each_games_presenter_draws_its_engines_states(game_name: str) -> None:
         assert len(view["boards"]) == 9
         assert "damaged" in marks(present(played(game_name, 3, 60)))
     elif game_name == "small-warehouse":
-        assert [board["title"] for board in view["boards"]] == ["Ana's warehouse",
-                                                                "Ben's warehouse"]
+        assert [board["title"] for board in view["boards"]][:2] == ["Ana's warehouse",
+                                                                    "Ben's warehouse"]
     else:
         assert set(view["drone"]) == {"reached", "face_down", "pilots"}
 

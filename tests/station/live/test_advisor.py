@@ -16,7 +16,7 @@ from station.config import AdviceSettings
 from station.live.advisor import LiveAdvisor, Position, position_of
 from station.live.station import Station
 
-SETTINGS = AdviceSettings(win_chances=True, seconds=0.2)
+SETTINGS = AdviceSettings(win_chances=True, seconds=0.2, credible_width=None)  # every answer
 
 
 class HeldExecutor(Executor):

@@ -12,7 +12,7 @@ import pytest
 
 from station.api import build_services
 from station.config import Settings
-from tests.station.browser import SIZES, browser_page, expect
+from tests.station.browser import SIZES, browser_page, expect, full_table_view
 from tests.station.conftest import TOKEN
 from tests.station.test_browser import served
 
@@ -91,6 +91,8 @@ def test_the_organiser_sets_up_the_night_from_the_dashboard(station_url: str, si
         expect(page.locator("#at-table-sources")).to_contain_text("drone loop://")
         assert api.get("/api/tables/table-1/sources").json()["drone"]["source"] == "loop://"
         page.goto(station_url + "/tables/table-1")  # the table's page says what feeds it
+        page.wait_for_selector("#live-status.on")
+        full_table_view(page)  # a phone opens on the scoreboard
         expect(page.locator("#table-sources")).to_contain_text("no camera · drone loop://")
         page.click("#table-sources-change")
         expect(page.locator("#at-table")).to_have_value("table-1")
