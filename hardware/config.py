@@ -29,7 +29,9 @@ class DetectorConfig:
     disturbed_guard_s: float = 0.15
     ringing_s: float = 0.05  # ringing is |a| against its running mean over this long
     tremble_s: float = 0.015  # trembling (hover, motion onset) is averaged this long (≥ 3 rows)
+    tremble_window_s: float = 0.2  # the sensors' noise is measured where the gyro is calm this long
     impact_jerk: float = 100.0  # m/s³: a landing shows a jolt of |a| changing at least this fast
+    settled_gyro: float = 3.0  # deg/s: a hand left on the landed drone turns it slower than this
     carried_tilt_deg: float = 3.0  # a flight leans the platform at least this far...
     carried_speed: float = 0.08  # m/s ...or moves it up or down at least this fast
     tilt_smoothing_s: float = 0.1  # the platform's lean is the specific force averaged this long

@@ -150,13 +150,14 @@ class EventDetector:
         az_then = np.interp(t - lag, t, az)
         # Where the platform is at rest, or moves less than the accelerometer's noise,
         # compensating would only add that noise to the mass.
-        accel_sigma = _sigma(accel_dev[rest])
+        quiet = imu["quiet"]
+        accel_sigma = _sigma(accel_dev[quiet])
         change = az_then - az_rest
         az_then = az_rest + np.sign(change) * np.maximum(np.abs(change) - 3 * accel_sigma, 0.0)
         az_then[~_dilate(t, moving | disturbed, 0.1)] = az_rest
         mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
         return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
-                       _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag,
+                       _sigma(imu["gyro"][quiet]), moving, disturbed, mass, lag,
                        imu["accel"], imu["up"], imu["resting_norm"], faulty,
                        [(start - lag, end - lag) for start, end in spans])
 
@@ -184,10 +185,24 @@ class EventDetector:
         turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
         ringing = self._ringing(t, raw_norm)
         return {"accel": accel, "gyro": gyro_norm, "rest": rest, "accel_dev": accel_dev,
+                "quiet": self._quiet(t, rest, gyro_norm),
                 "up": up, "resting_norm": resting_norm,
                 "jolt": np.abs(raw_norm - resting_norm),
                 "moving": _close_gaps(t, turning, config.motion_gap_s),
                 "disturbed": _dilate(t, ringing, config.disturbed_guard_s)}
+
+    def _quiet(self, t: np.ndarray, rest: np.ndarray, gyro: np.ndarray) -> np.ndarray:
+        """The calmer half of the rest, where the sensors' own noise is measured.
+
+        A hand holding the drone still in the air turns it by a few °/s: under
+        ``moving_gyro``, so "rest", but with several times the table's noise. Where the
+        gyro's running mean (over ``tremble_window_s``) is in the lower half of the
+        rest's, no hand holds the drone."""
+        smooth = _running_mean(gyro, _odd_width(t, self.config.tremble_window_s))
+        if not rest.any():
+            return rest
+        quiet = rest & (smooth <= np.median(smooth[rest]))
+        return quiet if quiet.sum() >= 3 else rest
 
     def _ringing(self, t: np.ndarray, raw_norm: np.ndarray) -> np.ndarray:
         """Where the platform rings (knocks, impacts): fast swings of the unfiltered ``|a|``.
@@ -232,9 +247,16 @@ class EventDetector:
         for start, end in self._motions(signals):
             if self.motion_state(signals, start, end) != "carried":
                 continue  # a knock, or a hand pressing on the still drone
-            events.append(DroneEvent(float(t[self._onset(signals, start)]), "lift", 0.0))
+            onset = self._onset(signals, start)
+            events.append(DroneEvent(float(t[self._grasped_until(signals, onset, end)]),
+                                     "lift", 0.0))
             if end < len(t) - 1:
-                events.append(DroneEvent(self._impact(signals, end), "land", 0.0))
+                settled = self._settled_from(signals, start, end)
+                # A hand's shiver after the set-down moves the end of motion on: look for
+                # the impact as far before the hand settled as before the motion's end.
+                reach = self.config.impact_window_s + float(t[end] - t[settled])
+                events.append(DroneEvent(self._impact(signals, settled, min(reach, 1.0)),
+                                         "land", 0.0))
         return [event for event in events
                 if not any(start < event.t < end for start, end in signals.fault_spans)]
 
@@ -338,13 +360,43 @@ class EventDetector:
             i -= 1
         return i
 
-    def _impact(self, signals: Signals, end: int) -> float:
+    def _grasped_until(self, signals: Signals, onset: int, end: int) -> int:
+        """Where a flight that starts at sample ``onset`` left the table: walk on over a
+        grasping hand (the platform level, turning slower than ``settled_gyro``, not yet
+        rising): the hand takes hold of the drone before it lifts it."""
+        config = self.config
+        width = _odd_width(signals.t, config.tremble_window_s / 4, least=3)
+        turning = _running_mean(signals.gyro[onset:end + 1], width)
+        level = self.tilt(signals, onset, end) < config.carried_tilt_deg
+        i = 0
+        while i < len(turning) - 1 and turning[i] < config.settled_gyro and level[i]:
+            i += 1
+        return onset + i
+
+    def _settled_from(self, signals: Signals, start: int, end: int) -> int:
+        """Where a flight ending at sample ``end`` came to stand: walk back over the end of
+        the motion while the platform is level and turns slower than ``settled_gyro``.
+
+        A hand left on the drone after a soft set-down keeps the IMU shivering (so the
+        motion runs on), but it turns the drone a few °/s at most and cannot tilt it:
+        the touch-down is where the carried turning stopped, not the hand's last wobble."""
+        config = self.config
+        width = _odd_width(signals.t, config.tremble_window_s / 4, least=3)
+        turning = _running_mean(signals.gyro[start:end + 1], width)
+        level = self.tilt(signals, start, end) < config.carried_tilt_deg
+        i = end - start
+        while i > 0 and turning[i - 1] < config.settled_gyro and level[i - 1]:
+            i -= 1
+        return start + i
+
+    def _impact(self, signals: Signals, end: int, window_s: float | None = None) -> float:
         """The onset of the last big jolt (two strong jerks or more) before the drone rests."""
         t = signals.t
         period = _period(t)
         if end + 1 < len(t) and t[end + 1] - t[end] > 4 * period:
             return float((t[end] + t[end + 1]) / 2)  # the impact fell into lost samples
-        first = max(1, int(np.searchsorted(t, t[end] - self.config.impact_window_s)))
+        window_s = self.config.impact_window_s if window_s is None else window_s
+        first = max(1, int(np.searchsorted(t, t[end] - window_s)))
         last = min(len(t) - 1, int(np.searchsorted(t, t[end] + 0.1)))
         jerk = np.abs(np.diff(signals.jolt[first - 1:last + 1]))
         if len(jerk) == 0 or jerk.max() / period < self.config.impact_jerk:

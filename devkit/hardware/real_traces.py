@@ -66,7 +66,7 @@ FADE_S = 0.1
 # x-io Fusion pieces, in the recording's own seconds. See the module docstring for how
 # the lift and touch-down instants were found; tests/devkit checks them against the rule.
 XIO_RESTS = [(0.3, 12.4), (61.5, 64.8), (74.0, 79.8), (102.0, 115.3), (117.6, 134.8)]
-XIO_HAND_TOUCH = (115.4, 117.2)  # a hand on the still drone: placing a present
+XIO_HAND_TOUCH = (115.4, 117.9)  # a hand on the still drone, 115.65–117.3: placing a present
 XIO_LIFTS = {"first": (13.64, 12.30, 14.90), "second": (80.53, 79.70, 81.50)}  # (lift, from, to)
 XIO_HOVERS = [(25.6, 29.4), (41.0, 44.4), (46.0, 49.4), (52.0, 54.4), (86.5, 89.0)]
 XIO_CARRIES = [(44.5, 46.0), (49.5, 52.0), (81.5, 86.5), (89.0, 93.0)]
@@ -331,8 +331,8 @@ def _load(story: _Story) -> None:
     before = story.carried
     start = story.add(story.recordings.xio.between(*XIO_HAND_TOUCH), "hand places a present")
     press = float(rng.uniform(2.0, 25.0))  # the hand pushes while it places
-    story.step_mass(start + 0.3, before + mass + press, float(rng.uniform(0.1, 0.3)))
-    release = start + float(rng.uniform(1.0, 1.4))
+    story.step_mass(start + 0.25, before + mass + press, float(rng.uniform(0.1, 0.3)))
+    release = start + float(rng.uniform(1.75, 1.95))  # as the hand's shiver ends
     if rng.random() < 0.35:  # the hand rests on the present, too still for the IMU to feel
         story.step_mass(release - 0.3, before + mass + float(rng.uniform(3.0, 20.0)), 0.2)
         _rest(story, float(rng.uniform(0.6, 1.4)))
