@@ -50,8 +50,9 @@ class DetectorConfig:
     steady_floor_g: float = 0.15  # the flatness threshold never goes below this
     steady_sigmas: float = 3.5
     min_mass_change_g: float = 1.0  # smaller changes between steady levels are not events
-    hand_rest_s: float = 1.2  # a level this short before a smaller rise was a resting hand
+    hand_rest_s: float = 2.0  # a level this short before a smaller rise was a resting hand
     press_max_s: float = 0.6  # a level this short, up and back down to the same, was a press
+    slow_cell_sps: float = 20.0  # fewer new load-cell readings a second than this: a slow cell
     band_floor_g: float = 0.25  # "the new mass stands" within this band
     band_sigmas: float = 4.0
     smoothing_s: float = 0.2  # running median of the mass when locating a fall in flight

@@ -86,6 +86,7 @@ class Signals:
     resting_norm: float  # |a| at rest
     faulty: np.ndarray  # bool: a faulty load cell, or the first row after a gap or a faulty IMU
     fault_spans: list[tuple[float, float]]  # (start, end) of every fault, in the times t
+    slow_cell: bool = False  # the load cell converts slower than slow_cell_sps (readings held)
 
     def across_fault(self, first: int, last: int) -> bool:
         """Whether a fault lies between samples ``first`` and ``last``: no mass change
@@ -159,7 +160,8 @@ class EventDetector:
         return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
                        _sigma(imu["gyro"][quiet]), moving, disturbed, mass, lag,
                        imu["accel"], imu["up"], imu["resting_norm"], faulty,
-                       [(start - lag, end - lag) for start, end in spans])
+                       [(start - lag, end - lag) for start, end in spans],
+                       _conversions_per_s(t, samples.force_g) < config.slow_cell_sps)
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
         """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
@@ -604,9 +606,18 @@ class EventDetector:
         """
         mass, disturbed = signals.mass, signals.disturbed
         band = self._band(mass[level.start:level.end + 1])
+        # A hand's last shiver shakes a heavy stack on a slow cell (each reading held
+        # over many IMU rows): a reading may stray from the band while the mass already
+        # stands; its neighbours' median (over ``smoothing_s``) does not.
+        near = np.zeros(level.start + 1, dtype=bool)
+        if signals.slow_cell:
+            first = max(0, level.start - _samples_in(signals.t, 2.0))
+            smooth = _running_median(mass[first:level.start + 1],
+                                     _odd_width(signals.t, self.config.smoothing_s))
+            near[first:] = np.abs(smooth - level.mass) < band
         i = level.start
         while i > 0 and not (signals.moving[i - 1] and not disturbed[i - 1]):
-            if not disturbed[i - 1] and abs(mass[i - 1] - level.mass) >= band:
+            if not disturbed[i - 1] and abs(mass[i - 1] - level.mass) >= band and not near[i - 1]:
                 break
             i -= 1
         while i < level.start and disturbed[i]:
@@ -693,6 +704,13 @@ def _healthy(samples: Samples, windows: Sequence[FaultWindow], gap_s: float
     return samples, load_bad | broken, spans
 
 
+
+
+def _conversions_per_s(t: np.ndarray, force: np.ndarray) -> float:
+    """How many new load-cell readings a second (a slow cell's are held over IMU rows)."""
+    if len(t) < 2 or t[-1] <= t[0]:
+        return np.inf
+    return float((np.diff(force) != 0).sum()) / float(t[-1] - t[0])
 
 
 def _samples_in(t: np.ndarray, seconds: float) -> int:

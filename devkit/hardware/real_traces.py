@@ -13,7 +13,8 @@ What is real and what is composed (docs/drone-events.md, "Real recordings"):
   resting, a hand touching it (placing a present), two real pick-ups, hovers,
   carries, holds at 52–66° tilt, a set-down with a jolt and a soft set-down with
   the hand left on it — and the MicroStrain's fast hand flights (1 kHz, every
-  tenth row kept; its resting offsets moved to the x-io's). Pieces are joined in
+  tenth row kept; its resting offsets moved to the x-io's; only ``zminus``, whose
+  noise at rest is the x-io's). Pieces are joined in
   the hand (where both sides are level and moving) with a 0.1 s cross-fade. A
   *leaning hover* is a real hover turned by 8–20° (the turn ramped in and out,
   its rate added to the gyro), so it keeps the real tremor.
@@ -163,7 +164,9 @@ def load_recordings(folder: Path) -> Recordings:
     """Every recording, read once per folder."""
     xio = load_xio(folder)
     rest = xio.between(*XIO_RESTS[0])
-    raw = [load_microstrain(folder, name) for name in ("zplus", "zminus")]
+    # zplus's gyro shivers ~2 °/s at rest, five times the x-io's: spliced into an x-io
+    # stream it would be a second board's noise in one stream. Only zminus is used.
+    raw = [load_microstrain(folder, "zminus")]
     flights = [_like_xio(_every_tenth(recording), rest) for recording in raw]
     times, grams = load_hx711(folder)
     first_second = times < times[0] + 1.0
