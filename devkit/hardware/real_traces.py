@@ -449,7 +449,9 @@ def _samples(story: _Story) -> Samples:
     """The pieces joined into one stream (cross-faded), with the load cell's readings."""
     t, accel, gyro = _joined(story)
     rest = np.median(story.recordings.xio.between(*XIO_RESTS[0]).accel[2])
-    force = _mass(story, t) * accel[2] / rest  # the cell's axis is the platform's z
+    # The cell's axis is the platform's z. It cannot pull: a platform sinking faster than
+    # a fall (a fast hand's downward jerk) leaves the presents floating, reading 0.
+    force = _mass(story, t) * np.maximum(accel[2], 0.0) / rest
     return Samples(t, _hx711(story, t, force), accel[0], accel[1], accel[2],
                    gyro[0], gyro[1], gyro[2])
 
