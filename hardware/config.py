@@ -62,6 +62,7 @@ class DetectorConfig:
 
     # Sensor faults (hardware.faults.FaultMonitor): reported, never read as events.
     load_frozen_s: float = 1.0  # a live HX711 is never exactly constant this long
+    load_held_s: float = 0.3  # a slow HX711 (10 SPS) holds one reading over IMU rows this long
     load_range_g: tuple[float, float] = (-100.0, 2000.0)  # tared grams a sound cell can read
     load_out_of_range_s: float = 0.05  # beyond the range this long (one spike is not enough)
     imu_zero_s: float = 0.02  # all six axes exactly 0 this long (3 rows at 100 Hz)

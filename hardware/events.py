@@ -551,7 +551,8 @@ class EventDetector:
         while index < len(levels):
             level = levels[index]
             change = level.mass - reference.mass
-            unseen = signals.across_fault(reference.end, level.start)
+            unseen = (signals.across_fault(reference.end, level.start)
+                      and not self._changed_outside_faults(signals, reference, level))
             if not unseen and change >= self.config.min_mass_change_g:
                 # A hand still resting on the new present: the load is when it lets go.
                 released = self._released(signals, levels, index)
@@ -571,6 +572,30 @@ class EventDetector:
             carried_at.append(carried)
             index += 1
         return events, carried_at
+
+    def _changed_outside_faults(self, signals: Signals, before: Level, after: Level) -> bool:
+        """Whether a change from level ``before`` to ``after``, with a fault between them,
+        happened where the sensors were sound: the (compensated) mass just before the
+        first fault already reads the new level, or just after the last still the old.
+
+        A present that falls in flight before a fault, or after the fault has cleared
+        (the landing between), is a drop like any other."""
+        t, mass = signals.t, signals.mass
+        start, end = t[before.end], t[after.start]
+        spans = [(began, ended) for began, ended in signals.fault_spans
+                 if began <= end and ended >= start]
+        if not spans or abs(after.mass - before.mass) < self.config.min_mass_change_g:
+            return False
+        band = self.config.min_mass_change_g / 2
+        sound = ~signals.disturbed & ~signals.faulty
+        first, last = min(b for b, _ in spans), max(e for _, e in spans)
+        window = self.config.flight_mass_s / 2
+        ahead = sound & (t > max(start, first - window)) & (t < first)
+        behind = sound & (t > last) & (t < min(end, last + window))
+        if ahead.sum() >= 3 and abs(float(np.median(mass[ahead])) - after.mass) < band:
+            return True
+        return bool(behind.sum() >= 3
+                    and abs(float(np.median(mass[behind])) - before.mass) < band)
 
     def _released(self, signals: Signals, levels: list[Level], index: int) -> int:
         """The level at which the hand let go of a present loaded at ``levels[index]``.
@@ -652,7 +677,7 @@ class EventDetector:
 
     def _smoothed_mass(self, signals: Signals, first: int, last: int) -> np.ndarray:
         mass = signals.mass[first:last + 1].copy()
-        mass[signals.disturbed[first:last + 1]] = np.nan
+        mass[signals.disturbed[first:last + 1] | signals.faulty[first:last + 1]] = np.nan
         width = _samples_in(signals.t, self.config.smoothing_s) | 1
         return _running_nanmedian(mass, width)
 
