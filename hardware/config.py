@@ -42,6 +42,7 @@ class DetectorConfig:
     lag_step_s: float = 0.002
     default_lag_s: float = 0.01  # used when no motion shows the lag
     min_lag_motion_s: float = 0.2  # less motion (without jolts) than this shows no lag
+    lean_sigmas: float = 6.0  # a still platform whose az departs this far (in σ of |a|) leans
     steady_window_s: float = 0.2  # a steady mass is flat over this long
     min_steady_s: float = 0.35  # and holds at least this long, or is confirmed later
     min_short_steady_s: float = 0.1  # a short flat stretch counts if a later level agrees

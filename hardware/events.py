@@ -155,7 +155,11 @@ class EventDetector:
         accel_sigma = _sigma(accel_dev[quiet])
         change = az_then - az_rest
         az_then = az_rest + np.sign(change) * np.maximum(np.abs(change) - 3 * accel_sigma, 0.0)
-        az_then[~_dilate(t, moving | disturbed, 0.1)] = az_rest
+        # ...except where the platform leans, still or not: a held, tilted drone's cell
+        # reads m·cos θ, and az (the specific force along the cell) is g·cos θ there.
+        leaning = np.abs(_running_mean(change, _odd_width(t, config.steady_window_s))) \
+            > config.lean_sigmas * accel_sigma
+        az_then[~_dilate(t, moving | disturbed, 0.1) & ~leaning] = az_rest
         mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
         return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
                        _sigma(imu["gyro"][quiet]), moving, disturbed, mass, lag,
