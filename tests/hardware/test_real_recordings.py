@@ -17,6 +17,7 @@ from devkit.hardware.real_traces import (
     load_recordings,
 )
 from hardware.events import DroneEvent, detect_events
+from hardware.faults import SensorFault
 from hardware.simulate import inject_fault
 
 FOLDER = data_dir()
@@ -80,11 +81,14 @@ def test_a_hand_resting_still_on_a_new_present_is_no_load_and_drop(recordings) -
 
 
 def test_a_drop_after_a_fault_has_cleared_is_still_a_drop(recordings) -> None:
-    challenge = compose_challenge(23, recordings)  # a flight, then a drop after the landing
+    challenge = compose_challenge(40, recordings)  # a flight, then a drop after the landing
     drop = next(event for event in challenge.truth if event["event"] == "drop")
     lift, touchdown = challenge.flights[0]
-    assert lift + 1.0 < touchdown - 3.5 and drop["t"] > touchdown
-    stuck, _ = inject_fault(challenge.samples, "link-stall", lift + 1.0, 2.0)
-    drops = [event for event in detect_events(stuck)
-             if isinstance(event, DroneEvent) and event.event == "drop"]
+    start = lift + 1.0
+    assert start + 2.2 < touchdown - 0.5 and touchdown < drop["t"]
+    stuck, _ = inject_fault(challenge.samples, "imu-frozen", start, 2.2)
+    events = detect_events(stuck)
+    assert [event.event for event in events if isinstance(event, SensorFault)] == [
+        "fault", "fault-cleared"]
+    drops = [event for event in events if isinstance(event, DroneEvent) and event.event == "drop"]
     assert [round(event.t, 1) for event in drops] == [round(drop["t"], 1)]
