@@ -1,17 +1,30 @@
-"""Drone event detection on two simulated families: recall, false events, faults, speed.
+"""Drone event detection on three families: recall, false events, faults, speed.
 
 Run: .venv/bin/python benchmarks/drone.py [--count 100] [--seed 500000] [--rate-hz 100]
+     .venv/bin/python benchmarks/drone.py --family real [--count 100] [--seed 0]
+     .venv/bin/python benchmarks/drone.py --family real --sealed     # once, at the very end
      .venv/bin/python benchmarks/drone.py --live [--count 20] [--hours 1] [--rate-hz 200]
 
-Two families of ``--count`` Pick 'n Packers challenges each (seeds ``--seed``
-onwards) at ``--rate-hz`` IMU rows per second:
+Three families of ``--count`` Pick 'n Packers challenges each (seeds ``--seed``
+onwards; the two simulators at ``--rate-hz`` IMU rows per second):
 
 - ``simulate``: the project's own simulator (``hardware/simulate.py``), written
   with the detector: hands that press and tremble (also on the still drone),
   knocks, lost rows, spikes, lag;
 - ``platform``: a second simulator built apart (``devkit/hardware/simulate_platform.py``):
   the drone on soft feet, minimum-jerk carried paths, the platform as a
-  mass-spring on the load cell, the HX711's own averaging at 80 or 10 SPS.
+  mass-spring on the load cell, the HX711's own averaging at 80 or 10 SPS;
+- ``real``: challenges composed from real recordings (``devkit/hardware/real_traces.py``,
+  read from ``../shared/data/drone-real/`` or ``$PACKREF_DRONE_REAL``; skipped with a
+  message when absent): a real IMU at 100 Hz with its jitter, a real HX711's
+  conversion times and noise. Its seeds run from ``--seed`` (default 0 for it: the
+  development range is 0–99999); ``--sealed`` runs the sealed range 900000–900199
+  instead, which nobody runs until the detector's work is done. Its stuck sensors
+  fall inside a flight when one is long enough (then a landing, sometimes a drop,
+  follows the fault's end).
+
+The events of the challenges with a stuck sensor are scored too (truth inside the
+fault's span left out): a drop after ``fault-cleared`` must not be lost.
 
 For each: per event kind the truth, found, recall, false events and the timing
 error; false events per 100 challenges; the mass error; the batch speed. Then
@@ -58,6 +71,14 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the checkout:
 
 from devkit.hardware.evaluation import EventScore, match_events
 from devkit.hardware.fixtures import CALIBRATION
+from devkit.hardware.real_traces import (
+    DEV_SEEDS,
+    MISSING,
+    SEALED_SEEDS,
+    compose_challenge,
+    data_dir,
+    load_recordings,
+)
 from devkit.hardware.simulate_platform import PlatformOptions, simulate_platform_challenge
 from hardware.events import EVENT_TYPES, DroneEvent, LiveEventDetector, detect_events
 from hardware.faults import SensorFault
@@ -70,6 +91,9 @@ CHUNK_S = 0.25  # what the station feeds the live detector at a time
 FAULT_LIMIT_S = 1.5  # docs/formats.md §7: a fault is reported no later than this after it began
 
 
+LAND_WITHIN_S = 0.3  # a landing this close to the touch-down puts the drone on the right card
+
+
 @dataclass
 class Challenge:
     samples: Samples
@@ -78,6 +102,16 @@ class Challenge:
 
 def family_runs(family: str, rate_hz: float) -> Callable[[int], Challenge]:
     """The challenge of a seed in one family."""
+    if family == "real":
+        folder = data_dir()
+        if folder is None:
+            raise SystemExit(MISSING)
+        recordings = load_recordings(folder)
+
+        def make_real(seed: int) -> Challenge:
+            run = compose_challenge(seed, recordings)
+            return Challenge(run.samples, run.truth)
+        return make_real
     if family == "simulate":
         def make(seed: int) -> Challenge:
             run = simulate_challenge(seed, SimulationOptions(rate_hz=rate_hz))
@@ -103,6 +137,7 @@ class FaultScore:
     in_time: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
     wrong_sensor: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
     inside: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FAULT_KINDS, 0))
+    events: EventScore = field(default_factory=EventScore)  # truth outside the fault's span
     start_errors: dict[str, list] = field(default_factory=lambda: {k: [] for k in FAULT_KINDS})
     latencies: dict[str, list] = field(default_factory=lambda: {k: [] for k in FAULT_KINDS})
     # The same through the station's live path (loop:// link, DroneStream, DroneSource).
@@ -143,6 +178,12 @@ def print_score(name: str, score: EventScore, count: int, false_faults: int,
               f"{100 * score.recall(kind):>7.2f}% {score.false[kind]:>6} "
               f"{percentile(errors, 50):>8.3f} {percentile(errors, 95):>8.3f} "
               f"{max(errors, default=float('nan')):>8.3f}")
+    landings = np.array(score.time_errors["land"])
+    within = int((landings <= LAND_WITHIN_S).sum())
+    print(f"  landing vs touch-down over {len(landings)} found: median "
+          f"{percentile(list(landings), 50):.3f} s, p95 {percentile(list(landings), 95):.3f} s, "
+          f"within {LAND_WITHIN_S:g} s {within}/{score.truth['land']} of the true landings "
+          f"({100 * within / max(1, score.truth['land']):.1f}%)")
     false = sum(score.false.values())
     masses = score.mass_errors
     print(f"  false events: {false} in {count} challenges = {100 * false / count:.2f} per 100 "
@@ -155,7 +196,22 @@ def print_score(name: str, score: EventScore, count: int, false_faults: int,
           f"{detect_seconds / reference:.2f} ref: that CPU time / the reference's)")
 
 
-def run_faults(make: Callable[[int], Challenge], seeds: range, rate_hz: float) -> FaultScore:
+def fault_start(challenge: Challenge, rng: np.random.Generator, seconds: float,
+                in_flight: bool) -> float:
+    """Where a stuck sensor starts: anywhere, or (``in_flight``) inside the first flight
+    long enough to hold it with 0.5 s to spare on each side."""
+    flights = [(lift["t"], land["t"]) for lift, land in
+               zip([e for e in challenge.truth if e["event"] == "lift"],
+                   [e for e in challenge.truth if e["event"] == "land"], strict=False)]
+    roomy = [(lift, land) for lift, land in flights if land - lift >= seconds + 1.0]
+    if in_flight and roomy:
+        lift, land = roomy[int(rng.integers(len(roomy)))]
+        return float(rng.uniform(lift + 0.5, land - 0.5 - seconds))
+    return float(rng.uniform(2.0, max(2.5, challenge.samples.t[-1] - 5.0)))
+
+
+def run_faults(make: Callable[[int], Challenge], seeds: range, rate_hz: float,
+               in_flight: bool = False) -> FaultScore:
     """Each challenge again with one stuck sensor; batch and live detectors."""
     score = FaultScore()
     kinds = list(FAULT_KINDS)
@@ -163,11 +219,19 @@ def run_faults(make: Callable[[int], Challenge], seeds: range, rate_hz: float) -
         challenge = make(seed)
         rng = np.random.default_rng([seed, 99])
         kind = kinds[index % len(kinds)]
-        start = float(rng.uniform(2.0, max(2.5, challenge.samples.t[-1] - 5.0)))
-        stuck, injected = inject_fault(challenge.samples, kind, start,
-                                       float(rng.uniform(1.5, 3.0)))
+        if in_flight:
+            seconds = float(rng.uniform(1.5, 3.0))
+            start = fault_start(challenge, rng, seconds, in_flight)
+        else:  # the draws as they always were, so the simulators' figures stay comparable
+            start = float(rng.uniform(2.0, max(2.5, challenge.samples.t[-1] - 5.0)))
+            seconds = float(rng.uniform(1.5, 3.0))
+        stuck, injected = inject_fault(challenge.samples, kind, start, seconds)
         score.injected[kind] += 1
         batch = detect_events(stuck)
+        outside = [event for event in challenge.truth
+                   if not injected.start - 0.1 <= event["t"] <= injected.end + 0.1]
+        score.events.add(match_events(outside, [event.to_json() for event in batch
+                                                if isinstance(event, DroneEvent)]))
         live = live_reports(stuck, rate_hz)
         faults = [event for event in batch if isinstance(event, SensorFault)
                   and event.event == "fault"]
@@ -254,6 +318,10 @@ def print_faults(score: FaultScore) -> None:
           f"{sum(score.station_in_time.values())}/{injected} within 1.5 s at the station, "
           f"{sum(score.wrong_sensor.values())} with a wrong sensor, "
           f"{sum(score.inside.values())} loads or drops inferred inside")
+    events = score.events
+    print("  their events (whole-file detector, truth outside the fault): " + ", ".join(
+        f"{kind} {events.found[kind]}/{events.truth[kind]}" for kind in EVENT_TYPES)
+        + f", {sum(events.false.values())} false")
 
 
 def live_cost(make: Callable[[int], Challenge], seeds: range, rate_hz: float,
@@ -395,6 +463,19 @@ def print_live(timings, start_timings, end_timings, rate_hz: float, held: int) -
           f"{1e3 * max(seconds for _, seconds, _ in timings):.1f} ms CPU")
 
 
+def real_seeds(arguments: argparse.Namespace) -> range:
+    """The real family's seeds: the sealed range, or ``--count`` development seeds from
+    ``--seed`` (0 when ``--seed`` is the simulators' default)."""
+    if arguments.sealed:
+        return SEALED_SEEDS
+    first = 0 if arguments.seed == 500_000 else arguments.seed
+    seeds = range(first, first + arguments.count)
+    if seeds[-1] >= DEV_SEEDS.stop:
+        raise SystemExit(f"--seed {first}: the real family's development seeds are "
+                         f"{DEV_SEEDS.start}–{DEV_SEEDS.stop - 1}")
+    return seeds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100, help="challenges (default 100)")
@@ -402,7 +483,10 @@ def main() -> None:
                         help="first seed (default 500000, the held-out set)")
     parser.add_argument("--rate-hz", type=float, default=100.0,
                         help="IMU rows per second (default 100; the firmware's IMU default 200)")
-    parser.add_argument("--family", choices=["simulate", "platform", "both"], default="both")
+    parser.add_argument("--family", choices=["simulate", "platform", "both", "real", "all"],
+                        default="all", help="both: the two simulators; all: and the real family")
+    parser.add_argument("--sealed", action="store_true",
+                        help="the real family's sealed seeds (run once, at the very end)")
     parser.add_argument("--live", action="store_true", help="the live detector on a long stream")
     parser.add_argument("--hours", type=float, default=1.0, help="with --live: stream length")
     arguments = parser.parse_args()
@@ -412,13 +496,19 @@ def main() -> None:
         return
     reference = reference_seconds()
     seeds = range(arguments.seed, arguments.seed + arguments.count)
-    families = ["simulate", "platform"] if arguments.family == "both" else [arguments.family]
+    families = {"both": ["simulate", "platform"], "all": ["simulate", "platform", "real"]}.get(
+        arguments.family, [arguments.family])
     for name in families:
+        if name == "real" and data_dir() is None:
+            print(f"family real: skipped, {MISSING}")
+            continue
+        family_seeds = real_seeds(arguments) if name == "real" else seeds
         make = family_runs(name, arguments.rate_hz)
-        score, false_faults, stream_seconds, detect_seconds = run_family(make, seeds)
-        print_score(name, score, arguments.count, false_faults, stream_seconds, detect_seconds,
-                    arguments.rate_hz, reference)
-        print_faults(run_faults(make, seeds, arguments.rate_hz))
+        score, false_faults, stream_seconds, detect_seconds = run_family(make, family_seeds)
+        rate = 100.0 if name == "real" else arguments.rate_hz
+        print_score(name, score, len(family_seeds), false_faults, stream_seconds,
+                    detect_seconds, rate, reference)
+        print_faults(run_faults(make, family_seeds, rate, in_flight=name == "real"))
     live_cost(family_runs("simulate", arguments.rate_hz), seeds, arguments.rate_hz, 6.0,
               reference)
 

@@ -29,7 +29,9 @@ class DetectorConfig:
     disturbed_guard_s: float = 0.15
     ringing_s: float = 0.05  # ringing is |a| against its running mean over this long
     tremble_s: float = 0.015  # trembling (hover, motion onset) is averaged this long (≥ 3 rows)
+    tremble_window_s: float = 0.2  # the sensors' noise is measured where the gyro is calm this long
     impact_jerk: float = 100.0  # m/s³: a landing shows a jolt of |a| changing at least this fast
+    settled_gyro: float = 3.0  # deg/s: a hand left on the landed drone turns it slower than this
     carried_tilt_deg: float = 3.0  # a flight leans the platform at least this far...
     carried_speed: float = 0.08  # m/s ...or moves it up or down at least this fast
     tilt_smoothing_s: float = 0.1  # the platform's lean is the specific force averaged this long
@@ -40,6 +42,7 @@ class DetectorConfig:
     lag_step_s: float = 0.002
     default_lag_s: float = 0.01  # used when no motion shows the lag
     min_lag_motion_s: float = 0.2  # less motion (without jolts) than this shows no lag
+    lean_sigmas: float = 6.0  # a still platform whose az departs this far (in σ of |a|) leans
     steady_window_s: float = 0.2  # a steady mass is flat over this long
     min_steady_s: float = 0.35  # and holds at least this long, or is confirmed later
     min_short_steady_s: float = 0.1  # a short flat stretch counts if a later level agrees
@@ -48,8 +51,9 @@ class DetectorConfig:
     steady_floor_g: float = 0.15  # the flatness threshold never goes below this
     steady_sigmas: float = 3.5
     min_mass_change_g: float = 1.0  # smaller changes between steady levels are not events
-    hand_rest_s: float = 1.2  # a level this short before a smaller rise was a resting hand
+    hand_rest_s: float = 2.0  # a level this short before a smaller rise was a resting hand
     press_max_s: float = 0.6  # a level this short, up and back down to the same, was a press
+    slow_cell_sps: float = 20.0  # fewer new load-cell readings a second than this: a slow cell
     band_floor_g: float = 0.25  # "the new mass stands" within this band
     band_sigmas: float = 4.0
     smoothing_s: float = 0.2  # running median of the mass when locating a fall in flight
@@ -59,6 +63,7 @@ class DetectorConfig:
 
     # Sensor faults (hardware.faults.FaultMonitor): reported, never read as events.
     load_frozen_s: float = 1.0  # a live HX711 is never exactly constant this long
+    load_held_s: float = 0.3  # a slow HX711 (10 SPS) holds one reading over IMU rows this long
     load_range_g: tuple[float, float] = (-100.0, 2000.0)  # tared grams a sound cell can read
     load_out_of_range_s: float = 0.05  # beyond the range this long (one spike is not enough)
     imu_zero_s: float = 0.02  # all six axes exactly 0 this long (3 rows at 100 Hz)

@@ -86,6 +86,7 @@ class Signals:
     resting_norm: float  # |a| at rest
     faulty: np.ndarray  # bool: a faulty load cell, or the first row after a gap or a faulty IMU
     fault_spans: list[tuple[float, float]]  # (start, end) of every fault, in the times t
+    slow_cell: bool = False  # the load cell converts slower than slow_cell_sps (readings held)
 
     def across_fault(self, first: int, last: int) -> bool:
         """Whether a fault lies between samples ``first`` and ``last``: no mass change
@@ -150,15 +151,21 @@ class EventDetector:
         az_then = np.interp(t - lag, t, az)
         # Where the platform is at rest, or moves less than the accelerometer's noise,
         # compensating would only add that noise to the mass.
-        accel_sigma = _sigma(accel_dev[rest])
+        quiet = imu["quiet"]
+        accel_sigma = _sigma(accel_dev[quiet])
         change = az_then - az_rest
         az_then = az_rest + np.sign(change) * np.maximum(np.abs(change) - 3 * accel_sigma, 0.0)
-        az_then[~_dilate(t, moving | disturbed, 0.1)] = az_rest
+        # ...except where the platform leans, still or not: a held, tilted drone's cell
+        # reads m·cos θ, and az (the specific force along the cell) is g·cos θ there.
+        leaning = np.abs(_running_mean(change, _odd_width(t, config.steady_window_s))) \
+            > config.lean_sigmas * accel_sigma
+        az_then[~_dilate(t, moving | disturbed, 0.1) & ~leaning] = az_rest
         mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
         return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
-                       _sigma(imu["gyro"][rest]), moving, disturbed, mass, lag,
+                       _sigma(imu["gyro"][quiet]), moving, disturbed, mass, lag,
                        imu["accel"], imu["up"], imu["resting_norm"], faulty,
-                       [(start - lag, end - lag) for start, end in spans])
+                       [(start - lag, end - lag) for start, end in spans],
+                       _conversions_per_s(t, samples.force_g) < config.slow_cell_sps)
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
         """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
@@ -184,10 +191,24 @@ class EventDetector:
         turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
         ringing = self._ringing(t, raw_norm)
         return {"accel": accel, "gyro": gyro_norm, "rest": rest, "accel_dev": accel_dev,
+                "quiet": self._quiet(t, rest, gyro_norm),
                 "up": up, "resting_norm": resting_norm,
                 "jolt": np.abs(raw_norm - resting_norm),
                 "moving": _close_gaps(t, turning, config.motion_gap_s),
                 "disturbed": _dilate(t, ringing, config.disturbed_guard_s)}
+
+    def _quiet(self, t: np.ndarray, rest: np.ndarray, gyro: np.ndarray) -> np.ndarray:
+        """The calmer half of the rest, where the sensors' own noise is measured.
+
+        A hand holding the drone still in the air turns it by a few °/s: under
+        ``moving_gyro``, so "rest", but with several times the table's noise. Where the
+        gyro's running mean (over ``tremble_window_s``) is in the lower half of the
+        rest's, no hand holds the drone."""
+        smooth = _running_mean(gyro, _odd_width(t, self.config.tremble_window_s))
+        if not rest.any():
+            return rest
+        quiet = rest & (smooth <= np.median(smooth[rest]))
+        return quiet if quiet.sum() >= 3 else rest
 
     def _ringing(self, t: np.ndarray, raw_norm: np.ndarray) -> np.ndarray:
         """Where the platform rings (knocks, impacts): fast swings of the unfiltered ``|a|``.
@@ -232,9 +253,16 @@ class EventDetector:
         for start, end in self._motions(signals):
             if self.motion_state(signals, start, end) != "carried":
                 continue  # a knock, or a hand pressing on the still drone
-            events.append(DroneEvent(float(t[self._onset(signals, start)]), "lift", 0.0))
+            onset = self._onset(signals, start)
+            events.append(DroneEvent(float(t[self._grasped_until(signals, onset, end)]),
+                                     "lift", 0.0))
             if end < len(t) - 1:
-                events.append(DroneEvent(self._impact(signals, end), "land", 0.0))
+                settled = self._settled_from(signals, start, end)
+                # A hand's shiver after the set-down moves the end of motion on: look for
+                # the impact as far before the hand settled as before the motion's end.
+                reach = self.config.impact_window_s + float(t[end] - t[settled])
+                events.append(DroneEvent(self._impact(signals, settled, min(reach, 1.0)),
+                                         "land", 0.0))
         return [event for event in events
                 if not any(start < event.t < end for start, end in signals.fault_spans)]
 
@@ -338,13 +366,43 @@ class EventDetector:
             i -= 1
         return i
 
-    def _impact(self, signals: Signals, end: int) -> float:
+    def _grasped_until(self, signals: Signals, onset: int, end: int) -> int:
+        """Where a flight that starts at sample ``onset`` left the table: walk on over a
+        grasping hand (the platform level, turning slower than ``settled_gyro``, not yet
+        rising): the hand takes hold of the drone before it lifts it."""
+        config = self.config
+        width = _odd_width(signals.t, config.tremble_window_s / 4, least=3)
+        turning = _running_mean(signals.gyro[onset:end + 1], width)
+        level = self.tilt(signals, onset, end) < config.carried_tilt_deg
+        i = 0
+        while i < len(turning) - 1 and turning[i] < config.settled_gyro and level[i]:
+            i += 1
+        return onset + i
+
+    def _settled_from(self, signals: Signals, start: int, end: int) -> int:
+        """Where a flight ending at sample ``end`` came to stand: walk back over the end of
+        the motion while the platform is level and turns slower than ``settled_gyro``.
+
+        A hand left on the drone after a soft set-down keeps the IMU shivering (so the
+        motion runs on), but it turns the drone a few °/s at most and cannot tilt it:
+        the touch-down is where the carried turning stopped, not the hand's last wobble."""
+        config = self.config
+        width = _odd_width(signals.t, config.tremble_window_s / 4, least=3)
+        turning = _running_mean(signals.gyro[start:end + 1], width)
+        level = self.tilt(signals, start, end) < config.carried_tilt_deg
+        i = end - start
+        while i > 0 and turning[i - 1] < config.settled_gyro and level[i - 1]:
+            i -= 1
+        return start + i
+
+    def _impact(self, signals: Signals, end: int, window_s: float | None = None) -> float:
         """The onset of the last big jolt (two strong jerks or more) before the drone rests."""
         t = signals.t
         period = _period(t)
         if end + 1 < len(t) and t[end + 1] - t[end] > 4 * period:
             return float((t[end] + t[end + 1]) / 2)  # the impact fell into lost samples
-        first = max(1, int(np.searchsorted(t, t[end] - self.config.impact_window_s)))
+        window_s = self.config.impact_window_s if window_s is None else window_s
+        first = max(1, int(np.searchsorted(t, t[end] - window_s)))
         last = min(len(t) - 1, int(np.searchsorted(t, t[end] + 0.1)))
         jerk = np.abs(np.diff(signals.jolt[first - 1:last + 1]))
         if len(jerk) == 0 or jerk.max() / period < self.config.impact_jerk:
@@ -497,7 +555,8 @@ class EventDetector:
         while index < len(levels):
             level = levels[index]
             change = level.mass - reference.mass
-            unseen = signals.across_fault(reference.end, level.start)
+            unseen = (signals.across_fault(reference.end, level.start)
+                      and not self._changed_outside_faults(signals, reference, level))
             if not unseen and change >= self.config.min_mass_change_g:
                 # A hand still resting on the new present: the load is when it lets go.
                 released = self._released(signals, levels, index)
@@ -517,6 +576,30 @@ class EventDetector:
             carried_at.append(carried)
             index += 1
         return events, carried_at
+
+    def _changed_outside_faults(self, signals: Signals, before: Level, after: Level) -> bool:
+        """Whether a change from level ``before`` to ``after``, with a fault between them,
+        happened where the sensors were sound: the (compensated) mass just before the
+        first fault already reads the new level, or just after the last still the old.
+
+        A present that falls in flight before a fault, or after the fault has cleared
+        (the landing between), is a drop like any other."""
+        t, mass = signals.t, signals.mass
+        start, end = t[before.end], t[after.start]
+        spans = [(began, ended) for began, ended in signals.fault_spans
+                 if began <= end and ended >= start]
+        if not spans or abs(after.mass - before.mass) < self.config.min_mass_change_g:
+            return False
+        band = self.config.min_mass_change_g / 2
+        sound = ~signals.disturbed & ~signals.faulty
+        first, last = min(b for b, _ in spans), max(e for _, e in spans)
+        window = self.config.flight_mass_s / 2
+        ahead = sound & (t > max(start, first - window)) & (t < first)
+        behind = sound & (t > last) & (t < min(end, last + window))
+        if ahead.sum() >= 3 and abs(float(np.median(mass[ahead])) - after.mass) < band:
+            return True
+        return bool(behind.sum() >= 3
+                    and abs(float(np.median(mass[behind])) - before.mass) < band)
 
     def _released(self, signals: Signals, levels: list[Level], index: int) -> int:
         """The level at which the hand let go of a present loaded at ``levels[index]``.
@@ -552,9 +635,18 @@ class EventDetector:
         """
         mass, disturbed = signals.mass, signals.disturbed
         band = self._band(mass[level.start:level.end + 1])
+        # A hand's last shiver shakes a heavy stack on a slow cell (each reading held
+        # over many IMU rows): a reading may stray from the band while the mass already
+        # stands; its neighbours' median (over ``smoothing_s``) does not.
+        near = np.zeros(level.start + 1, dtype=bool)
+        if signals.slow_cell:
+            first = max(0, level.start - _samples_in(signals.t, 2.0))
+            smooth = _running_median(mass[first:level.start + 1],
+                                     _odd_width(signals.t, self.config.smoothing_s))
+            near[first:] = np.abs(smooth - level.mass) < band
         i = level.start
         while i > 0 and not (signals.moving[i - 1] and not disturbed[i - 1]):
-            if not disturbed[i - 1] and abs(mass[i - 1] - level.mass) >= band:
+            if not disturbed[i - 1] and abs(mass[i - 1] - level.mass) >= band and not near[i - 1]:
                 break
             i -= 1
         while i < level.start and disturbed[i]:
@@ -589,7 +681,7 @@ class EventDetector:
 
     def _smoothed_mass(self, signals: Signals, first: int, last: int) -> np.ndarray:
         mass = signals.mass[first:last + 1].copy()
-        mass[signals.disturbed[first:last + 1]] = np.nan
+        mass[signals.disturbed[first:last + 1] | signals.faulty[first:last + 1]] = np.nan
         width = _samples_in(signals.t, self.config.smoothing_s) | 1
         return _running_nanmedian(mass, width)
 
@@ -641,6 +733,13 @@ def _healthy(samples: Samples, windows: Sequence[FaultWindow], gap_s: float
     return samples, load_bad | broken, spans
 
 
+
+
+def _conversions_per_s(t: np.ndarray, force: np.ndarray) -> float:
+    """How many new load-cell readings a second (a slow cell's are held over IMU rows)."""
+    if len(t) < 2 or t[-1] <= t[0]:
+        return np.inf
+    return float((np.diff(force) != 0).sum()) / float(t[-1] - t[0])
 
 
 def _samples_in(t: np.ndarray, seconds: float) -> int:

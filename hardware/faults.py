@@ -231,7 +231,10 @@ class FaultMonitor:
         elif beyond >= config.load_out_of_range_s:
             fault = (self._out_of_range.since, f"reading {force:.1f} g is beyond the load "
                      f"cell's range ({low:g} to {high:g} g)")
-        return self._health["load-cell"].judge(t, fault, same or beyond >= 0)
+        # A slow cell's reading is held over several IMU rows (docs/drone-board.md): only a
+        # reading held longer than ``load_held_s`` keeps a fault from clearing.
+        return self._health["load-cell"].judge(t, fault, frozen_s > config.load_held_s
+                                               or beyond >= 0)
 
     def _imu(self, t: float, row: list[float]) -> SensorFault | None:
         config = self.config

@@ -145,3 +145,17 @@ def test_the_boards_own_status_is_a_fault_of_its_sensor_in_a_capture() -> None:
          "reason": "the board reports the HX711 not ready for over 200 ms"},
         {"t": 7.5, "event": "fault-cleared", "sensor": "load-cell"}]
     assert kinds(events) == []  # the present placed at 6 s was not seen by a sound cell
+
+
+def held_like_a_slow_cell(samples: Samples, rows: int = 9) -> Samples:
+    """The load cell's reading held over ``rows`` IMU rows (a 10 SPS HX711 at 100 Hz)."""
+    held = samples.force_g[(np.arange(len(samples)) // rows) * rows]
+    return Samples(samples.t, held, *samples.columns()[2:])
+
+
+def test_a_frozen_slow_cell_is_cleared_though_its_readings_are_held() -> None:
+    samples = held_like_a_slow_cell(simulate_challenge(seed=5).samples)
+    stuck, _ = inject_fault(samples, "load-frozen", 6.0, 2.0)
+    faults = [event for event in detect_events(stuck) if isinstance(event, SensorFault)]
+    assert [fault.event for fault in faults] == ["fault", "fault-cleared"]
+    assert faults[1].t == pytest.approx(8.0, abs=0.6)
