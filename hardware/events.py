@@ -910,6 +910,18 @@ class LiveEventDetector:
         """The sensors faulty now (no load or drop is read from them)."""
         return self.monitor.faulty
 
+    @property
+    def certain_until(self) -> float:
+        """The stream time no later report goes back before: every event earlier than it
+        has been reported (the settled level the window is re-zeroed at, or the window's
+        first sample while there is none, and never past the settled horizon). A drop in
+        a long flight is reported once the drone stands again, after the horizon has
+        passed it: this is what a reader holding observations in time order waits for."""
+        if self._anchor is not None:
+            return min(self._anchor.t, self._reported_until)
+        first = float(self._chunks[0].t[0]) if self._chunks else -np.inf
+        return min(first, self._reported_until)
+
     def _settled(self, final: bool) -> list[DroneEvent]:
         if not self._chunks:
             return []

@@ -37,7 +37,7 @@ from hardware.link import DroneLink, LinkStatus
 from hardware.samples import Samples
 
 MIN_NEW_ROWS = 10  # IMU rows to wait for before looking at the samples again
-LOAD_LAG_S = 0.1  # the load cell reads at 10 Hz or faster: newer rows may lack their reading
+KEEP_UNREAD_S = 10.0  # rows that cannot be read yet (no calibration) are kept this long
 IDLE_CHECK_S = 0.1  # on a live port, a read this long after the last sample checks the link
 
 
@@ -73,8 +73,10 @@ class DroneStream:
         self.monotonic = monotonic
         self.ends = urllib.parse.urlsplit(port).scheme == "replay"
         self.detector = LiveEventDetector(config, settle_s=settle_s)
-        self._assembler = SampleAssembler(calibration)
+        self._assembler = SampleAssembler(calibration, keep_s=KEEP_UNREAD_S)
         self._fed_until = -np.inf  # board time of the last sample given to the detector
+        self._first_t = np.inf  # board time of the first sample
+        self._finished = False
         self._new_rows = 0  # IMU rows taken since the detector was last fed
         self._reported_faults = 0  # of the assembler's board faults
         self._last_sample: tuple[float, float] | None = None  # (board t, host time it came)
@@ -104,6 +106,21 @@ class DroneStream:
         """The sensors faulty now."""
         return self.detector.faulty
 
+    @property
+    def pending_rows(self) -> int:
+        """IMU rows taken from the board but not yet given to the detector."""
+        return self._assembler.pending_rows
+
+    @property
+    def kept_loads(self) -> int:
+        """Load-cell readings kept for rows still to come."""
+        return self._assembler.kept_loads
+
+    def certain_until(self) -> float:
+        """Board time before which every event has been reported (+inf once finished):
+        no later read reports one earlier (:attr:`LiveEventDetector.certain_until`)."""
+        return np.inf if self._finished else self.detector.certain_until
+
     def clock(self) -> float:
         """The board's time of the newest sample given to the detector (0 before any)."""
         return max(self._fed_until, 0.0)
@@ -125,7 +142,9 @@ class DroneStream:
 
     def finish(self) -> list[DroneEvent | SensorFault]:
         """The stream has ended: everything not reported yet."""
-        return self._board_faults() + self._feed(final=True) + self.detector.finish()
+        events = self._board_faults() + self._feed(final=True) + self.detector.finish()
+        self._finished = True
+        return events
 
     # -- frames to samples -----------------------------------------------------------------
     def _take(self, frame: frames.Frame) -> float | None:
@@ -139,7 +158,9 @@ class DroneStream:
         if frame.kind not in (frames.SAMPLE_IMU, frames.SAMPLE_LOAD):
             return None
         self._new_rows += frame.kind == frames.SAMPLE_IMU
-        return self._assembler.clock.seconds(frame.board_us)  # as add() just unwrapped it
+        at = self._assembler.clock.seconds(frame.board_us)  # as add() just unwrapped it
+        self._first_t = min(self._first_t, at)
+        return at
 
     def _board_faults(self) -> list[SensorFault]:
         """The board's own STATUS faults not passed on yet, through the detector."""
@@ -152,22 +173,25 @@ class DroneStream:
         return self.detector.add(fresh) if fresh is not None else []
 
     def _new_samples(self, final: bool) -> Samples | None:
-        """Rows newer than the detector has, once there are ``chunk_s`` of them (or at the end)."""
+        """Rows newer than the detector has, once there are ``chunk_s`` of them (or at the end).
+
+        Only the new rows are assembled (:meth:`SampleAssembler.take`): the work per read
+        does not grow with the session.
+        """
         if not final and self._new_rows < MIN_NEW_ROWS:
-            return None  # cheap: do not rebuild the samples for every few frames
-        try:
-            samples = self._assembler.samples()
-        except ValueError:  # nothing yet, or no calibration for this board
+            return None  # cheap: do not look at the samples for every few frames
+        ready = self._assembler.ready_until()
+        if ready is None:
             return None
-        usable = samples.t[-1] - LOAD_LAG_S
-        if usable - max(self._fed_until, samples.t[0]) < self.chunk_s and not final:
+        since = self._fed_until if self._fed_until > -np.inf else self._first_t
+        if not final and ready - since < self.chunk_s:
             return None
-        keep = (samples.t > self._fed_until) & (samples.t <= (samples.t[-1] if final else usable))
-        if not keep.any():
+        fresh = self._assembler.take(None if final else ready)
+        if fresh is None:
             return None
-        self._fed_until = float(samples.t[keep][-1])
+        self._fed_until = float(fresh.t[-1])
         self._new_rows = 0
-        return Samples(*(column[keep] for column in samples.columns()))
+        return fresh
 
     def _idle(self) -> list[DroneEvent | SensorFault]:
         """No sample in this read of a live port: once a while has passed, give the detector

@@ -150,6 +150,7 @@ class DroneSource:
         self._seq = itertools.count()
         self._clock_seq: int | None = None  # the drone-clock still owed, if any
         self._mass = 0.0
+        self._handed_until = -np.inf  # board time of the last item handed on
         for position in positions:
             self._queue(position["t"], POSITION, Timed(
                 0.0, {"kind": "drone-position", "t": self._at(position["t"]),
@@ -216,8 +217,7 @@ class DroneSource:
             else:
                 self._queue(event.t, EVENT, Timed(0.0, observation, "drone"))
         self._read_buttons()
-        horizon = np.inf if final else self.clock() - self.settle_s
-        yield from self._release(horizon)
+        yield from self._release(np.inf if final else self.horizon())
         now = self._at(self.clock())
         yield from (Timed(now, observation, "drone") for observation in faults)
 
@@ -232,10 +232,18 @@ class DroneSource:
             step = "undo" if press["button"] == "undo" else None  # see sources.hand_on
             self._queue(press["t"], BUTTON, Timed(0.0, observation, "buttons", step))
 
+    def horizon(self) -> float:
+        """The board time up to which everything can be handed on: the detector has
+        settled past it (``settle_s``) and will report no event before it
+        (:meth:`DroneStream.certain_until`: a drop found in a long flight once the drone
+        stands again comes after the settling has passed it)."""
+        return min(self.clock() - self.settle_s, self.stream.certain_until())
+
     def _release(self, horizon: float) -> Iterator[Timed]:
         """Hand on, in time order, what no later sample can come before."""
         now = self._at(self.clock())
         while (entry := self._next_due(horizon)) is not None:
+            self._in_order(entry)
             observation = entry.item.observation or {}
             if observation.get("kind") == "drone-clock" and entry.seq != self._clock_seq:
                 continue  # another event came first: this clock is no longer owed
@@ -245,6 +253,21 @@ class DroneSource:
                 if observation["event"] == "land":
                     self._owe_clock(entry.t)
             yield Timed(now, entry.item.observation, entry.item.source, entry.item.referee)
+
+    def _in_order(self, entry: _Pending) -> None:
+        """Keep the handed-on stream in time order, should anything still come late (a
+        position the camera stamped long ago, an event the detector found past its own
+        promise): it is handed on at the time of the last one, and logged."""
+        if entry.t < self._handed_until:
+            LOG.warning("%s at t=%.3f came after t=%.3f had been handed on; handed on at "
+                        "that time", (entry.item.observation or {}).get("kind"),
+                        self._at(entry.t), self._at(self._handed_until))
+            item = entry.item
+            entry.item = Timed(item.t, {**(item.observation or {}),
+                                        "t": self._at(self._handed_until)},
+                               item.source, item.referee)
+            entry.t = self._handed_until
+        self._handed_until = entry.t
 
     def _owe_clock(self, event_t: float) -> None:
         clock_t = event_t + self.quiet_s
