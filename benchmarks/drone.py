@@ -2,6 +2,8 @@
 
 Run: .venv/bin/python benchmarks/drone.py [--count 100] [--seed 500000] [--rate-hz 100]
      .venv/bin/python benchmarks/drone.py --live [--count 20] [--hours 1] [--rate-hz 200]
+     .venv/bin/python benchmarks/drone.py --stream [--minutes 120] [--held]
+         (the station's whole live path over an evening: benchmarks/drone_stream.py)
 
 Two families of ``--count`` Pick 'n Packers challenges each (seeds ``--seed``
 onwards) at ``--rate-hz`` IMU rows per second:
@@ -52,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from drone_stream import main as stream_benchmark
 from reference import reference_line, reference_seconds
 
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the checkout: devkit/
@@ -396,6 +399,9 @@ def print_live(timings, start_timings, end_timings, rate_hz: float, held: int) -
 
 
 def main() -> None:
+    if "--stream" in sys.argv[1:]:  # the station's live path over an evening
+        stream_benchmark([argument for argument in sys.argv[1:] if argument != "--stream"])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100, help="challenges (default 100)")
     parser.add_argument("--seed", type=int, default=500_000,

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +66,7 @@ class EveningBoard:
         self.written = 0.0
         self.own_cpu_s = 0.0
         self.done = False
+        self.before_write: Callable[[], None] | None = None
         self._pieces = self._samples(seed)
         self._pending: list[tuple[float, bytes]] = [(0.0, frames.encode_frame(
             frames.HELLO, 0, 0, frames.pack_hello("bench", 1, int(IMU_HZ), ACCEL_LSB,
@@ -81,6 +83,8 @@ class EveningBoard:
         return _BoardLink(self)
 
     def write_next(self, port) -> None:
+        if self.before_write is not None:
+            self.before_write()
         started = time.process_time()
         self.written += self.step_s
         while (not self._pending or self._pending[-1][0] <= self.written) and not self.done:
@@ -167,23 +171,31 @@ def resident_mb() -> float:
 def run(minutes: float, seed: int, step_s: float, held: bool) -> list[dict]:
     """Play the evening; one dict per ten minutes of stream."""
     board = EveningBoard(minutes * 60, seed, step_s=step_s, held=held)
+    stop = threading.Event()
     source = DroneSource("loop://", calibration=CALIBRATION, link=board.link(),
-                         monotonic=board.monotonic)
+                         monotonic=board.monotonic, stop=stop)
     segments: list[dict] = []
     events = 0
-    started, board_cpu, segment_end = time.process_time(), 0.0, SEGMENT_S
+    marks = {"cpu": time.process_time(), "board": 0.0, "end": SEGMENT_S}
+
+    def at_each_read() -> None:  # before the board writes: the station's work so far
+        if board.written < marks["end"] and board.written < board.seconds:
+            return
+        now = time.process_time()
+        begun = marks["end"] - SEGMENT_S
+        segments.append({"minutes": begun / 60,
+                         "cpu_s": (now - marks["cpu"]) - (board.own_cpu_s - marks["board"]),
+                         "stream_s": min(board.written, marks["end"]) - begun,
+                         "rss_mb": resident_mb(), "events": events,
+                         "window_rows": source.stream.detector.window_rows,
+                         "pending_rows": source.stream.pending_rows})
+        marks.update(cpu=now, board=board.own_cpu_s, end=marks["end"] + SEGMENT_S)
+        if board.written >= board.seconds:
+            stop.set()
+
+    board.before_write = at_each_read
     for item in source:
         events += (item.observation or {}).get("kind") == "drone-event"
-        if board.written >= segment_end or board.done:
-            now = time.process_time()
-            station_cpu = (now - started) - (board.own_cpu_s - board_cpu)
-            segments.append({"minutes": (segment_end - SEGMENT_S) / 60, "cpu_s": station_cpu,
-                             "stream_s": SEGMENT_S, "rss_mb": resident_mb(), "events": events,
-                             "window_rows": source.stream.detector.window_rows,
-                             "pending_rows": source.stream.pending_rows})
-            started, board_cpu, segment_end = now, board.own_cpu_s, segment_end + SEGMENT_S
-            if board.done:
-                break
     return segments
 
 
@@ -194,7 +206,8 @@ def print_segments(segments: list[dict], reference: float) -> None:
         print(f"  {segment['minutes']:8.0f}  {per_s:21.4f}  {per_s / reference:6.3f}  "
               f"{segment['rss_mb']:6.1f}  {segment['events']:13d}  "
               f"{segment['window_rows'] + segment['pending_rows']:9d}")
-    first, last = segments[0], segments[-1]
+    full = [segment for segment in segments if segment["stream_s"] >= SEGMENT_S - 1]
+    first, last = (full or segments)[0], (full or segments)[-1]
     cpu_first = first["cpu_s"] / first["stream_s"]
     cpu_last = last["cpu_s"] / last["stream_s"]
     print(f"first 10 min: {cpu_first:.4f} CPU s per s of stream, {first['rss_mb']:.1f} MB; "
@@ -213,11 +226,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--held", action="store_true",
                         help="the board repeats its latest HX711 reading on every IMU row")
     arguments = parser.parse_args(argv)
-    print(reference_line())
+    print(reference_line(), flush=True)
     reference = reference_seconds()
     mode = "held on every IMU row" if arguments.held else "new readings only"
     print(f"live path over {arguments.minutes:g} min of board stream: {IMU_HZ:g} Hz IMU, "
-          f"{LOAD_HZ:g} Hz HX711 ({mode}), {arguments.step:g} s of stream per read")
+          f"{LOAD_HZ:g} Hz HX711 ({mode}), {arguments.step:g} s of stream per read", flush=True)
     print_segments(run(arguments.minutes, arguments.seed, arguments.step, arguments.held),
                    reference)
 

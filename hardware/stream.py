@@ -79,7 +79,9 @@ class DroneStream:
         self._finished = False
         self._new_rows = 0  # IMU rows taken since the detector was last fed
         self._reported_faults = 0  # of the assembler's board faults
-        self._last_sample: tuple[float, float] | None = None  # (board t, host time it came)
+        self._last_sample_t: float | None = None  # board time of the newest sample
+        self._board_now = -np.inf  # board time of the newest frame of any kind
+        self._heard_at: float | None = None  # host time of the last read that brought bytes
 
     def __repr__(self) -> str:
         return f"<DroneStream {self.port} {self.link.status.describe()}>"
@@ -127,17 +129,19 @@ class DroneStream:
 
     def read(self) -> StreamRead:
         """Poll the port once: take its frames, feed the detector what is due, report."""
+        received = self.link.status.received
         found = self.link.poll()
+        polled = self.monotonic()  # before any work on what came: a busy host is no silence
+        if found or self.link.status.received > received:
+            self._heard_at = polled
         read = StreamRead(frames=len(found))
         for frame in found:
             at = self._take(frame)
             if at is not None:
                 read.newest = at if read.newest is None else max(read.newest, at)
-        if read.newest is not None:
-            self._last_sample = (read.newest, self.monotonic())
         read.events = self._board_faults() + self._feed(final=False)
         if read.newest is None and not self.ends:
-            read.events += self._idle()
+            read.events += self._no_sample(polled)
         return read
 
     def finish(self) -> list[DroneEvent | SensorFault]:
@@ -155,11 +159,15 @@ class DroneStream:
             return None
         if self._assembler.calibration is None and self._assembler.hello and self.store:
             self._assembler.calibration = self.store.load(self._assembler.hello["board_id"])
+        if frame.kind == frames.HELLO:
+            return None  # stamped 0 when the board starts
+        at = self._assembler.clock.seconds(frame.board_us)  # as add() just unwrapped it
+        self._board_now = max(self._board_now, at)
         if frame.kind not in (frames.SAMPLE_IMU, frames.SAMPLE_LOAD):
             return None
         self._new_rows += frame.kind == frames.SAMPLE_IMU
-        at = self._assembler.clock.seconds(frame.board_us)  # as add() just unwrapped it
         self._first_t = min(self._first_t, at)
+        self._last_sample_t = at if self._last_sample_t is None else max(self._last_sample_t, at)
         return at
 
     def _board_faults(self) -> list[SensorFault]:
@@ -193,14 +201,21 @@ class DroneStream:
         self._new_rows = 0
         return fresh
 
-    def _idle(self) -> list[DroneEvent | SensorFault]:
-        """No sample in this read of a live port: once a while has passed, give the detector
-        every sample there is and tell it the stream's time now (a link fault if too long)."""
-        if self._last_sample is None:
+    def _no_sample(self, polled: float) -> list[DroneEvent | SensorFault]:
+        """No sample in this read of a live port: tell the detector the board's time now,
+        so it judges a gap in the samples (a ``link`` fault once it is too long).
+
+        The board's time now is the stamp of its newest frame (a STATUS comes every
+        second), or — when nothing at all has come — that stamp plus the host's time
+        since the last read that brought bytes: an empty read proves the port was silent
+        since then, and a host busy between two reads finds the board's bytes waiting.
+        """
+        if self._last_sample_t is None or self._heard_at is None:
             return []
-        board_t, came = self._last_sample
-        now = board_t + (self.monotonic() - came)
-        if now - board_t < IDLE_CHECK_S:
+        now = self._board_now
+        if self._heard_at < polled:
+            now += polled - self._heard_at
+        if now - self._last_sample_t < IDLE_CHECK_S:
             return []
-        events = self._feed(final=True) if self._fed_until < board_t else []
+        events = self._feed(final=True) if self._fed_until < self._last_sample_t else []
         return events + self.detector.idle(now)

@@ -15,13 +15,21 @@ board's clock plus ``offset``)::
     {"kind": "button", "t": 9.0, "button": "start" | "foul"}
     {"kind": "drone-clock", "t": 8.718, "mass_g": 4.9}   # quiet_s after a landing
 
-Everything is handed on **in time order**, and only once the detector has
-settled past it: a button pressed or a position seen while an earlier event is
-still being decided waits for it, so the referee reads one ordered stream as
-the batch referee does. Sensor faults (and their clearing) are the exception:
-handed on as soon as the detector reports them, so the table is flagged within
-the 1.5 s of docs/contracts.md §7; the referee reads a fault as the span of time it
-covers, so earlier events that come after it are ruled as before.
+Everything is handed on **in stream time order**, and only once the detector
+has settled past it (``settle_s``) *and* will report no event before it
+(:meth:`DroneSource.horizon`, :meth:`~hardware.stream.DroneStream.certain_until`:
+the detector's settled level; a drop in a long flight is only certain once the
+drone stands again, after the 2 s settling has passed the fall). A button
+pressed or a position seen while an earlier event is still being decided waits
+for it, so the referee reads one ordered stream as the batch referee does, and a
+late drop still comes before the camera positions after it. Should anything still
+come late (a position the camera stamped long ago), it is handed on at the time of
+the last item handed on, and logged: the referee never sees time go back.
+
+Sensor faults (and their clearing) are the exception: handed on as soon as the
+detector reports them, so the table is flagged within the 1.5 s of
+docs/contracts.md §7; the referee reads a fault as the span of time it covers, so
+earlier events that come after it are ruled as before.
 ``drone-clock``, sent ``quiet_s`` after a landing unless another event came
 first, says "no event until this time": it lets the referee release a landing
 that nothing else follows (the last landing of a challenge), and adds a point

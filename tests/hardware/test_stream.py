@@ -11,7 +11,7 @@ from hardware.calibration import Calibration
 from hardware.capture import SampleAssembler, encode_capture, read_capture, read_capture_bytes
 from hardware.events import detect_events
 from hardware.faults import SensorFault
-from hardware.link import LinkStatus
+from hardware.link import DroneLink, LinkStatus
 from hardware.paced import PacedBoard
 from hardware.samples import Samples
 from hardware.simulate import SimulationOptions, inject_fault, simulate_challenge
@@ -199,3 +199,47 @@ def test_a_frozen_load_cell_is_reported_and_cleared_with_slow_readings(held: boo
         ("fault", "load-cell"), ("fault-cleared", "load-cell")]
     assert faults[0].t == pytest.approx(injected.start, abs=0.15)
     assert faults[1].t == pytest.approx(injected.end, abs=0.3)
+
+
+# -- link faults on the board's clock --------------------------------------------------------------
+class BusyHostLink(DroneLink):
+    """``loop://`` to a board writing in real time, read by a host that is busy for
+    ``busy_s`` every twentieth read: the board's bytes wait meanwhile, and the first read
+    after it catches only the start of a frame (the rest comes with the next)."""
+
+    def __init__(self, data: bytes, busy_s: float = 0.75) -> None:
+        super().__init__("loop://", read_timeout=0, monotonic=self.monotonic)
+        found = frames.FrameReader().feed(data[data.index(b"\n", 30) + 1:])
+        self.frames = [(frame.board_us / 1e6, frames.encode_frame(
+            frame.kind, frame.seq, frame.board_us, frame.payload)) for frame in found]
+        self.now, self.busy_s, self.polls = 0.0, busy_s, 0
+        self.rest = b""
+
+    def poll(self) -> list[frames.Frame]:
+        if self._serial is not None:
+            self.polls += 1
+            busy = self.polls % 20 == 0
+            self.now += self.busy_s if busy else POLL_S
+            due = [data for at, data in self.frames if at <= self.now]
+            self.frames = self.frames[len(due):]
+            chunk = self.rest + b"".join(due)
+            cut = 5 if busy and len(chunk) > 5 else len(chunk)
+            self._serial.write(chunk[:cut])
+            self.rest = chunk[cut:]
+        return super().poll()
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def test_a_busy_host_is_no_link_fault_when_the_boards_stamps_have_no_gap() -> None:
+    data = encode_capture(still_stream(8.0, lambda t: 0 * t + 5.0), CALIBRATION)
+    link = BusyHostLink(data)
+    stream = DroneStream("/dev/ttyACM9", link=link, monotonic=link.monotonic,
+                         calibration=CALIBRATION)
+    reported = []
+    with stream:
+        while link.frames or link.rest:
+            reported += stream.read().events
+    assert link.polls > 40 and stream.clock() > 7.5
+    assert [event for event in reported if isinstance(event, SensorFault)] == []
