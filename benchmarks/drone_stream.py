@@ -1,6 +1,7 @@
 """The station's live drone path over a whole evening: CPU per second of stream, and memory.
 
 Run: .venv/bin/python benchmarks/drone_stream.py [--minutes 120] [--held] [--seed 900000]
+     .venv/bin/python benchmarks/drone_stream.py --rulings 16 --seed 800000
      (or .venv/bin/python benchmarks/drone.py --stream ...)
 
 A board stream is generated on the fly, as the firmware frames it (HELLO, a
@@ -21,6 +22,10 @@ first and last ten minutes side by side. Every time is CPU time
 (``time.process_time``), and the fixed reference workload
 (``benchmarks/reference.py``) is timed in the same run: CPU per second of stream
 is printed relative to it too.
+
+``--rulings COUNT`` instead plays COUNT challenges through the same path with a
+camera position every 0.25 s and prints how soon after each landing the referee
+can rule it (an item past the landing's 0.5 s fall window handed on after it).
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from devkit.hardware.fixtures import CALIBRATION
 from firmware import frames
 from hardware.capture import GRAVITY
 from hardware.link import DroneLink
+from hardware.paced import PacedBoard
 from hardware.samples import Samples
 from hardware.simulate import SimulationOptions, simulate_challenge
 from station.live.drone import DroneSource
@@ -168,8 +174,9 @@ def resident_mb() -> float:
     return float("nan")
 
 
-def run(minutes: float, seed: int, step_s: float, held: bool) -> list[dict]:
-    """Play the evening; one dict per ten minutes of stream."""
+def run(minutes: float, seed: int, step_s: float, held: bool,
+        reference: float) -> list[dict]:
+    """Play the evening, printing a line per ten minutes of stream; those lines' figures."""
     board = EveningBoard(minutes * 60, seed, step_s=step_s, held=held)
     stop = threading.Event()
     source = DroneSource("loop://", calibration=CALIBRATION, link=board.link(),
@@ -189,6 +196,7 @@ def run(minutes: float, seed: int, step_s: float, held: bool) -> list[dict]:
                          "rss_mb": resident_mb(), "events": events,
                          "window_rows": source.stream.detector.window_rows,
                          "pending_rows": source.stream.pending_rows})
+        print_segment(segments[-1], reference)
         marks.update(cpu=now, board=board.own_cpu_s, end=marks["end"] + SEGMENT_S)
         if board.written >= board.seconds:
             stop.set()
@@ -199,13 +207,17 @@ def run(minutes: float, seed: int, step_s: float, held: bool) -> list[dict]:
     return segments
 
 
-def print_segments(segments: list[dict], reference: float) -> None:
-    print("  from min  CPU s per s of stream   (ref)  RSS MB  events so far  rows held")
-    for segment in segments:
-        per_s = segment["cpu_s"] / segment["stream_s"]
-        print(f"  {segment['minutes']:8.0f}  {per_s:21.4f}  {per_s / reference:6.3f}  "
-              f"{segment['rss_mb']:6.1f}  {segment['events']:13d}  "
-              f"{segment['window_rows'] + segment['pending_rows']:9d}")
+HEADER = "  from min  CPU s per s of stream   (ref)  RSS MB  events so far  rows held"
+
+
+def print_segment(segment: dict, reference: float) -> None:
+    per_s = segment["cpu_s"] / segment["stream_s"]
+    print(f"  {segment['minutes']:8.0f}  {per_s:21.4f}  {per_s / reference:6.3f}  "
+          f"{segment['rss_mb']:6.1f}  {segment['events']:13d}  "
+          f"{segment['window_rows'] + segment['pending_rows']:9d}", flush=True)
+
+
+def print_summary(segments: list[dict]) -> None:
     full = [segment for segment in segments if segment["stream_s"] >= SEGMENT_S - 1]
     first, last = (full or segments)[0], (full or segments)[-1]
     cpu_first = first["cpu_s"] / first["stream_s"]
@@ -214,6 +226,35 @@ def print_segments(segments: list[dict], reference: float) -> None:
           f"last 10 min: {cpu_last:.4f} CPU s per s, {last['rss_mb']:.1f} MB "
           f"(CPU {100 * (cpu_last / cpu_first - 1):+.1f} %, "
           f"memory {100 * (last['rss_mb'] / first['rss_mb'] - 1):+.1f} %)")
+
+
+FALL_WINDOW_S = 0.5  # the referee holds a landing until this much later is known
+
+
+def ruling_delays(count: int, seed: int) -> list[float]:
+    """How long after each landing the referee can rule it, in stream time.
+
+    Each challenge (``hardware/simulate.py``, 100 Hz) goes through the live path
+    (``hardware.paced.PacedBoard``: 0.05 s of stream per read) with a camera
+    position every 0.25 s; the referee rules a landing once an item later than its
+    fall window is handed on after it (its card is known from the positions before).
+    """
+    delays = []
+    for number in range(seed, seed + count):
+        run = simulate_challenge(number)
+        positions = [{"t": round(0.25 * step, 2), "card": step % 10}
+                     for step in range(int(run.samples.t[-1] * 4))]
+        board = PacedBoard(run.samples, CALIBRATION)
+        source = DroneSource("loop://", positions=positions, calibration=CALIBRATION,
+                             link=board.link(), monotonic=board.monotonic, stop=board.stop)
+        handed = [(board.written, item.observation or {}) for item in source]
+        for index, (_, observation) in enumerate(handed):
+            if observation.get("event") != "land":
+                continue
+            landed = observation["t"]
+            delays += [at - landed for at, later in handed[index:]
+                       if later.get("t", -np.inf) > landed + FALL_WINDOW_S][:1]
+    return delays
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -225,14 +266,23 @@ def main(argv: list[str] | None = None) -> None:
                         help="seconds of stream written per read (default 0.25)")
     parser.add_argument("--held", action="store_true",
                         help="the board repeats its latest HX711 reading on every IMU row")
+    parser.add_argument("--rulings", type=int, default=0, metavar="COUNT",
+                        help="instead: how soon each landing of COUNT challenges can be ruled")
     arguments = parser.parse_args(argv)
     print(reference_line(), flush=True)
     reference = reference_seconds()
+    if arguments.rulings:
+        delays = ruling_delays(arguments.rulings, arguments.seed)
+        print(f"{len(delays)} landings of {arguments.rulings} challenges: ruled (an item past "
+              f"the {FALL_WINDOW_S:g} s fall window handed on) p50 {np.median(delays):.2f} s, "
+              f"p95 {np.percentile(delays, 95):.2f} s, max {max(delays):.2f} s after the landing")
+        return
     mode = "held on every IMU row" if arguments.held else "new readings only"
     print(f"live path over {arguments.minutes:g} min of board stream: {IMU_HZ:g} Hz IMU, "
           f"{LOAD_HZ:g} Hz HX711 ({mode}), {arguments.step:g} s of stream per read", flush=True)
-    print_segments(run(arguments.minutes, arguments.seed, arguments.step, arguments.held),
-                   reference)
+    print(HEADER)
+    print_summary(run(arguments.minutes, arguments.seed, arguments.step, arguments.held,
+                      reference))
 
 
 if __name__ == "__main__":

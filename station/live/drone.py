@@ -18,8 +18,8 @@ board's clock plus ``offset``)::
 Everything is handed on **in stream time order**, and only once the detector
 has settled past it (``settle_s``) *and* will report no event before it
 (:meth:`DroneSource.horizon`, :meth:`~hardware.stream.DroneStream.certain_until`:
-the detector's settled level; a drop in a long flight is only certain once the
-drone stands again, after the 2 s settling has passed the fall). A button
+the end of the detector's last steady mass level; a drop in a long flight is only
+certain once the drone stands again, after the 2 s settling has passed the fall). A button
 pressed or a position seen while an earlier event is still being decided waits
 for it, so the referee reads one ordered stream as the batch referee does, and a
 late drop still comes before the camera positions after it. Should anything still
