@@ -2,9 +2,12 @@
 
 :class:`DroneStream` owns the board's :class:`~hardware.link.DroneLink`, turns
 its frames into samples (:class:`~hardware.capture.SampleAssembler`), feeds them
-to the :class:`~hardware.events.LiveEventDetector` in chunks, passes the board's
-own STATUS faults on to it, and — on a live port — tells it how long no sample
-has come, so a stalled stream is a ``link`` fault within half a second or so.
+to the :class:`~hardware.events.LiveEventDetector` in chunks (only the rows newer
+than the last, so the work per sample and the memory stay flat over an evening),
+passes the board's own STATUS faults on to it, and — on a live port — tells it
+the board's time while no sample comes (the newest frame's stamp; when nothing at
+all comes, plus the host's time since the last read that brought bytes), so a
+stalled board is a ``link`` fault within half a second or so and a busy host is not.
 Whoever reads the drone (the station's table loop) needs nothing else of
 ``hardware``: no frame module, no assembler.
 
