@@ -4,6 +4,8 @@ Run: .venv/bin/python benchmarks/drone.py [--count 100] [--seed 500000] [--rate-
      .venv/bin/python benchmarks/drone.py --family real [--count 100] [--seed 0]
      .venv/bin/python benchmarks/drone.py --family real --sealed     # once, at the very end
      .venv/bin/python benchmarks/drone.py --live [--count 20] [--hours 1] [--rate-hz 200]
+     .venv/bin/python benchmarks/drone.py --stream [--minutes 120] [--held]
+         (the station's whole live path over an evening: benchmarks/drone_stream.py)
 
 Three families of ``--count`` Pick 'n Packers challenges each (seeds ``--seed``
 onwards; the two simulators at ``--rate-hz`` IMU rows per second):
@@ -65,6 +67,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+from drone_stream import main as stream_benchmark
 from reference import reference_line, reference_seconds
 
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the checkout: devkit/
@@ -477,6 +480,9 @@ def real_seeds(arguments: argparse.Namespace) -> range:
 
 
 def main() -> None:
+    if "--stream" in sys.argv[1:]:  # the station's live path over an evening
+        stream_benchmark([argument for argument in sys.argv[1:] if argument != "--stream"])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=100, help="challenges (default 100)")
     parser.add_argument("--seed", type=int, default=500_000,

@@ -971,6 +971,7 @@ class LiveEventDetector:
         self._anchor: _Anchor | None = None
         self._from_start = True  # the window still holds the stream's first sample
         self._reported_until = -np.inf
+        self._level_until: float | None = None  # end of the last steady level seen
         self._recent: deque[DroneEvent] = deque(maxlen=64)
         self._reported = 0
 
@@ -1008,6 +1009,19 @@ class LiveEventDetector:
     def faulty(self) -> list[str]:
         """The sensors faulty now (no load or drop is read from them)."""
         return self.monitor.faulty
+
+    @property
+    def certain_until(self) -> float:
+        """The stream time no later report goes back before: the settled horizon, or the
+        end of the last steady mass level seen, if earlier. A load starts a new level and
+        a drop leaves one, so both come after it; a drop in a long flight is reported
+        once the drone stands again, after the horizon has passed it, and this is what a
+        reader holding observations in time order waits for. Before any level, the
+        window's first sample."""
+        if self._level_until is None:
+            first = float(self._chunks[0].t[0]) if self._chunks else -np.inf
+            return min(first, self._reported_until)
+        return min(self._level_until, self._reported_until)
 
     def _settled(self, final: bool) -> list[DroneEvent]:
         if not self._chunks:
@@ -1052,6 +1066,8 @@ class LiveEventDetector:
         detector.lag_s = signals.lag
         detector.commit_lag()
         levels = detector.levels(signals)
+        if levels:  # every later load or drop comes after it (see certain_until)
+            self._level_until = float(signals.t[levels[-1].end])
         first, start_mass = self._reference(signals, levels)
         levels = levels[first:]
         mass_events, carried_at = detector.mass_events(signals, levels, start_mass)

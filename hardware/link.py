@@ -46,6 +46,7 @@ class LinkStatus:
     frames: int = 0
     bad_frames: int = 0
     lost_frames: int = 0
+    received: int = 0  # bytes read from the port
     reconnects: int = 0
     board: dict | None = None  # the last HELLO
     last_error: str | None = None
@@ -127,6 +128,7 @@ class DroneLink:
             return []
         if not data:
             return []
+        self.status.received += len(data)
         if self.on_bytes is not None:
             self.on_bytes(data)
         return self._take(data)

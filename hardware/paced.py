@@ -39,12 +39,14 @@ class PacedBoard:
 
     :attr:`written` is the stream time carried so far; :attr:`stop` is set once the
     whole stream and ``tail_s`` of silence after it have gone by (a live source's
-    ``stop``).
+    ``stop``). ``load_hz`` and ``held``: how the board writes its load-cell readings
+    (:func:`hardware.capture.encode_capture`).
     """
 
     def __init__(self, samples: Samples, calibration: Calibration, *, step_s: float = STEP_S,
-                 tail_s: float = 0.0, stop: threading.Event | None = None) -> None:
-        data = encode_capture(samples, calibration)
+                 tail_s: float = 0.0, stop: threading.Event | None = None,
+                 load_hz: float | None = None, held: bool = False) -> None:
+        data = encode_capture(samples, calibration, load_hz=load_hz, held=held)
         if data.startswith(MAGIC):
             data = data[data.find(b"\n", len(MAGIC)) + 1:]
         found = frames.FrameReader().feed(data)

@@ -15,13 +15,21 @@ board's clock plus ``offset``)::
     {"kind": "button", "t": 9.0, "button": "start" | "foul"}
     {"kind": "drone-clock", "t": 8.718, "mass_g": 4.9}   # quiet_s after a landing
 
-Everything is handed on **in time order**, and only once the detector has
-settled past it: a button pressed or a position seen while an earlier event is
-still being decided waits for it, so the referee reads one ordered stream as
-the batch referee does. Sensor faults (and their clearing) are the exception:
-handed on as soon as the detector reports them, so the table is flagged within
-the 1.5 s of docs/contracts.md §7; the referee reads a fault as the span of time it
-covers, so earlier events that come after it are ruled as before.
+Everything is handed on **in stream time order**, and only once the detector
+has settled past it (``settle_s``) *and* will report no event before it
+(:meth:`DroneSource.horizon`, :meth:`~hardware.stream.DroneStream.certain_until`:
+the end of the detector's last steady mass level; a drop in a long flight is only
+certain once the drone stands again, after the 2 s settling has passed the fall). A button
+pressed or a position seen while an earlier event is still being decided waits
+for it, so the referee reads one ordered stream as the batch referee does, and a
+late drop still comes before the camera positions after it. Should anything still
+come late (a position the camera stamped long ago), it is handed on at the time of
+the last item handed on, and logged: the referee never sees time go back.
+
+Sensor faults (and their clearing) are the exception: handed on as soon as the
+detector reports them, so the table is flagged within the 1.5 s of
+docs/contracts.md §7; the referee reads a fault as the span of time it covers, so
+earlier events that come after it are ruled as before.
 ``drone-clock``, sent ``quiet_s`` after a landing unless another event came
 first, says "no event until this time": it lets the referee release a landing
 that nothing else follows (the last landing of a challenge), and adds a point
@@ -150,6 +158,7 @@ class DroneSource:
         self._seq = itertools.count()
         self._clock_seq: int | None = None  # the drone-clock still owed, if any
         self._mass = 0.0
+        self._handed_until = -np.inf  # board time of the last item handed on
         for position in positions:
             self._queue(position["t"], POSITION, Timed(
                 0.0, {"kind": "drone-position", "t": self._at(position["t"]),
@@ -216,8 +225,7 @@ class DroneSource:
             else:
                 self._queue(event.t, EVENT, Timed(0.0, observation, "drone"))
         self._read_buttons()
-        horizon = np.inf if final else self.clock() - self.settle_s
-        yield from self._release(horizon)
+        yield from self._release(np.inf if final else self.horizon())
         now = self._at(self.clock())
         yield from (Timed(now, observation, "drone") for observation in faults)
 
@@ -232,10 +240,18 @@ class DroneSource:
             step = "undo" if press["button"] == "undo" else None  # see sources.hand_on
             self._queue(press["t"], BUTTON, Timed(0.0, observation, "buttons", step))
 
+    def horizon(self) -> float:
+        """The board time up to which everything can be handed on: the detector has
+        settled past it (``settle_s``) and will report no event before it
+        (:meth:`DroneStream.certain_until`: a drop found in a long flight once the drone
+        stands again comes after the settling has passed it)."""
+        return min(self.clock() - self.settle_s, self.stream.certain_until())
+
     def _release(self, horizon: float) -> Iterator[Timed]:
         """Hand on, in time order, what no later sample can come before."""
         now = self._at(self.clock())
         while (entry := self._next_due(horizon)) is not None:
+            self._in_order(entry)
             observation = entry.item.observation or {}
             if observation.get("kind") == "drone-clock" and entry.seq != self._clock_seq:
                 continue  # another event came first: this clock is no longer owed
@@ -245,6 +261,21 @@ class DroneSource:
                 if observation["event"] == "land":
                     self._owe_clock(entry.t)
             yield Timed(now, entry.item.observation, entry.item.source, entry.item.referee)
+
+    def _in_order(self, entry: _Pending) -> None:
+        """Keep the handed-on stream in time order, should anything still come late (a
+        position the camera stamped long ago, an event the detector found past its own
+        promise): it is handed on at the time of the last one, and logged."""
+        if entry.t < self._handed_until:
+            LOG.warning("%s at t=%.3f came after t=%.3f had been handed on; handed on at "
+                        "that time", (entry.item.observation or {}).get("kind"),
+                        self._at(entry.t), self._at(self._handed_until))
+            item = entry.item
+            entry.item = Timed(item.t, {**(item.observation or {}),
+                                        "t": self._at(self._handed_until)},
+                               item.source, item.referee)
+            entry.t = self._handed_until
+        self._handed_until = entry.t
 
     def _owe_clock(self, event_t: float) -> None:
         clock_t = event_t + self.quiet_s

@@ -13,7 +13,7 @@ from hardware.capture import read_capture
 from hardware.events import detect_events
 from hardware.paced import PacedBoard
 from hardware.samples import Samples
-from hardware.simulate import inject_fault
+from hardware.simulate import inject_fault, simulate_challenge
 from station.live.drone import DroneSource, RecordedButtons, drone_recording, read_positions
 from station.live.hub import Hub
 from station.live.sources import Timed, hand_on
@@ -237,3 +237,31 @@ def test_a_healthy_stream_of_the_same_length_flags_nothing(station: Station) -> 
     assert not [o for o in observations if o.get("event", "").startswith("fault")]
     assert [o["event"] for o in observations if o["kind"] == "drone-event"] == [
         json.loads(line)["event"] for line in (DRONE / "sim-0003.events.jsonl").open()]
+
+
+# -- stream time order: what the detector finds late still comes before what followed it ------
+def played_in_stream_time(samples: Samples, positions: list[dict]) -> list[Timed]:
+    """``samples`` through the real live path (``loop://`` board writing 0.05 s of stream
+    per read, link, frames, live detector, source), with camera ``positions``."""
+    board = PacedBoard(samples, CALIBRATION)
+    source = DroneSource("loop://", positions=positions, calibration=CALIBRATION,
+                         link=board.link(), monotonic=board.monotonic, stop=board.stop)
+    return list(source)
+
+
+@pytest.mark.parametrize("seed", [5, 29, 85])  # a present falls early in a flight of ~3 s
+def test_a_drop_found_late_in_a_long_flight_comes_before_the_later_positions(
+        seed: int, caplog: pytest.LogCaptureFixture) -> None:
+    run = simulate_challenge(seed)
+    every_quarter = [{"t": round(0.25 * step, 2), "card": step % 10}
+                     for step in range(int(run.samples.t[-1] * 4))]
+    items = played_in_stream_time(run.samples, every_quarter)
+    observations = [item.observation for item in items if item.observation]
+    times = [observation["t"] for observation in observations]
+    assert times == sorted(times)
+    (true_drop,) = [event for event in run.truth if event["event"] == "drop"]
+    drops = [o for o in observations if o.get("event") == "drop"]
+    assert [round(o["t"]) for o in drops] == [round(true_drop["t"])]
+    flights = [o["event"] for o in observations if o.get("event") in ("lift", "land")]
+    assert flights == ["lift", "land"] * (len(flights) // 2)  # each lift before its landing
+    assert "came after" not in caplog.text  # in order as found, not put back in order

@@ -1,0 +1,289 @@
+"""The station's live drone path over a whole evening: CPU per second of stream, and memory.
+
+Run: .venv/bin/python benchmarks/drone_stream.py [--minutes 120] [--held] [--seed 900000]
+     .venv/bin/python benchmarks/drone_stream.py --rulings 16 --seed 800000
+     (or .venv/bin/python benchmarks/drone.py --stream ...)
+
+A board stream is generated on the fly, as the firmware frames it (HELLO, a
+STATUS every second, 200 Hz IMU frames, 80 Hz HX711 frames, COBS + CRC, the
+board's microsecond clock wrapping at 2³² µs, i.e. after 71.6 minutes): simulated
+Pick 'n Packers challenges (``hardware/simulate.py``, one board's IMU offsets)
+one after the other, with a still drone between them. ``--held`` makes the board
+repeat its latest HX711 reading on every IMU row instead (docs/drone-board.md).
+
+The stream goes through the station's real live path — a ``loop://`` serial
+link, :class:`hardware.stream.DroneStream` (frames, sample assembly, live
+detector) and the table's :class:`station.live.drone.DroneSource` — written
+``--step`` seconds of stream per read, as fast as the machine reads it (not in
+real time). Per ten minutes of stream it prints the station's CPU time (the
+board's own work of generating and framing is left out) per second of stream,
+and the process's resident memory at the end of those ten minutes; then the
+first and last ten minutes side by side. Every time is CPU time
+(``time.process_time``), and the fixed reference workload
+(``benchmarks/reference.py``) is timed in the same run: CPU per second of stream
+is printed relative to it too.
+
+``--rulings COUNT`` instead plays COUNT challenges through the same path with a
+camera position every 0.25 s and prints how soon after each landing the referee
+can rule it (an item past the landing's 0.5 s fall window handed on after it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import numpy as np
+from reference import reference_line, reference_seconds
+
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the checkout: devkit/
+
+from devkit.hardware.fixtures import CALIBRATION
+from firmware import frames
+from hardware.capture import GRAVITY
+from hardware.link import DroneLink
+from hardware.paced import PacedBoard
+from hardware.samples import Samples
+from hardware.simulate import SimulationOptions, simulate_challenge
+from station.live.drone import DroneSource
+
+IMU_HZ = 200.0
+LOAD_HZ = 80.0
+SEGMENT_S = 600.0  # ten minutes of stream per line
+REST_S = (5.0, 40.0)  # the still drone between two challenges
+ACCEL_LSB, GYRO_LSB = 8192, 65.5
+
+
+class EveningBoard:
+    """A board that plays challenges for ``seconds`` of stream, framed on the fly.
+
+    Its frames are written to the host's port ``step_s`` of stream at a time, before
+    each poll of the host's link (:meth:`link`); :attr:`written` is the stream time
+    carried so far (also the host's clock), :attr:`own_cpu_s` the CPU time the board
+    spent making its frames.
+    """
+
+    def __init__(self, seconds: float, seed: int, *, step_s: float, held: bool) -> None:
+        self.seconds, self.step_s, self.held = seconds, step_s, held
+        self.written = 0.0
+        self.own_cpu_s = 0.0
+        self.done = False
+        self.before_write: Callable[[], None] | None = None
+        self._pieces = self._samples(seed)
+        self._pending: list[tuple[float, bytes]] = [(0.0, frames.encode_frame(
+            frames.HELLO, 0, 0, frames.pack_hello("bench", 1, int(IMU_HZ), ACCEL_LSB,
+                                                  round(GYRO_LSB * 10), b"evening!")))]
+        self._seq = 1
+        self._last_counts = int(CALIBRATION.tare_counts)
+        self._next_load = 0.0
+        self._next_status = 1.0
+
+    def monotonic(self) -> float:
+        return self.written
+
+    def link(self) -> DroneLink:
+        return _BoardLink(self)
+
+    def write_next(self, port) -> None:
+        if self.before_write is not None:
+            self.before_write()
+        started = time.process_time()
+        self.written += self.step_s
+        while (not self._pending or self._pending[-1][0] <= self.written) and not self.done:
+            self._frame_next_piece()
+        due = [data for at, data in self._pending if at <= self.written]
+        self._pending = self._pending[len(due):]
+        if due:
+            port.write(b"".join(due))
+        self.own_cpu_s += time.process_time() - started
+
+    # -- the stream ----------------------------------------------------------------------
+    def _samples(self, seed: int) -> Iterator[Samples]:
+        """Challenges, each after a rest, in one clock, at one board's IMU offsets."""
+        rng = np.random.default_rng(seed)
+        offset, reference = 0.0, None
+        options = SimulationOptions(rate_hz=IMU_HZ, lost_fraction=0.0, lost_bursts=0)
+        while True:
+            columns = simulate_challenge(seed, options).samples.columns()
+            seed += 1
+            medians = np.array([np.median(column[:20]) for column in columns[1:]])
+            reference = medians if reference is None else reference
+            rest = float(rng.uniform(*REST_S))
+            t_rest = np.arange(0.0, rest, 1.0 / IMU_HZ)
+            still = [reference[index] + rng.normal(0.0, 0.03 if index else 0.04, len(t_rest))
+                     for index in range(7)]
+            yield Samples(offset + t_rest, *still)
+            imu = [column - shift for column, shift in zip(columns[2:], medians[1:] - reference[1:],
+                                                           strict=True)]
+            offset += rest
+            yield Samples(columns[0] + offset, columns[1] - medians[0] + reference[0], *imu)
+            offset += float(columns[0][-1]) + 1.0 / IMU_HZ
+
+    def _frame_next_piece(self) -> None:
+        piece = next(self._pieces)
+        if piece.t[0] >= self.seconds:
+            self.done = True
+            return
+        accel = np.round(np.vstack([piece.ax, piece.ay, piece.az]) / GRAVITY * ACCEL_LSB)
+        gyro = np.round(np.vstack([piece.gx, piece.gy, piece.gz]) * GYRO_LSB)
+        raw = np.clip(np.vstack([accel, gyro]), -32768, 32767).astype(int).T.tolist()
+        counts = CALIBRATION.counts(piece.force_g).tolist()
+        for at, row, reading in zip(piece.t.tolist(), raw, counts, strict=True):
+            self._frame_row(at, row, int(reading))
+
+    def _frame_row(self, at: float, imu: list[int], reading: int) -> None:
+        board_us = round(at * 1e6) & 0xFFFFFFFF
+        if at >= self._next_status:
+            self._add(at, frames.STATUS, board_us, frames.pack_status(0, True, True, int(IMU_HZ)))
+            self._next_status += 1.0
+        if at >= self._next_load:  # the HX711 has converted
+            self._last_counts = reading
+            self._next_load += 1.0 / LOAD_HZ
+            self._add(at, frames.SAMPLE_LOAD, board_us, frames.pack_load(reading))
+        elif self.held:
+            self._add(at, frames.SAMPLE_LOAD, board_us, frames.pack_load(self._last_counts))
+        self._add(at, frames.SAMPLE_IMU, board_us, frames.pack_imu(*imu))
+
+    def _add(self, at: float, kind: int, board_us: int, payload: bytes) -> None:
+        self._pending.append((at, frames.encode_frame(kind, self._seq, board_us, payload)))
+        self._seq = (self._seq + 1) & 0xFFFF
+
+
+class _BoardLink(DroneLink):
+    """The host's link over ``loop://``; the board writes before each poll."""
+
+    def __init__(self, board: EveningBoard) -> None:
+        super().__init__("loop://", read_timeout=0, monotonic=board.monotonic)
+        self.board = board
+
+    def poll(self) -> list[frames.Frame]:
+        if self._serial is not None:
+            self.board.write_next(self._serial)
+        return super().poll()
+
+
+def resident_mb() -> float:
+    """This process's resident memory now, in MB (Linux)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run(minutes: float, seed: int, step_s: float, held: bool,
+        reference: float) -> list[dict]:
+    """Play the evening, printing a line per ten minutes of stream; those lines' figures."""
+    board = EveningBoard(minutes * 60, seed, step_s=step_s, held=held)
+    stop = threading.Event()
+    source = DroneSource("loop://", calibration=CALIBRATION, link=board.link(),
+                         monotonic=board.monotonic, stop=stop)
+    segments: list[dict] = []
+    events = 0
+    marks = {"cpu": time.process_time(), "board": 0.0, "end": SEGMENT_S}
+
+    def at_each_read() -> None:  # before the board writes: the station's work so far
+        if board.written < marks["end"] and board.written < board.seconds:
+            return
+        now = time.process_time()
+        begun = marks["end"] - SEGMENT_S
+        segments.append({"minutes": begun / 60,
+                         "cpu_s": (now - marks["cpu"]) - (board.own_cpu_s - marks["board"]),
+                         "stream_s": min(board.written, marks["end"]) - begun,
+                         "rss_mb": resident_mb(), "events": events,
+                         "window_rows": source.stream.detector.window_rows,
+                         "pending_rows": source.stream.pending_rows})
+        print_segment(segments[-1], reference)
+        marks.update(cpu=now, board=board.own_cpu_s, end=marks["end"] + SEGMENT_S)
+        if board.written >= board.seconds:
+            stop.set()
+
+    board.before_write = at_each_read
+    for item in source:
+        events += (item.observation or {}).get("kind") == "drone-event"
+    return segments
+
+
+HEADER = "  from min  CPU s per s of stream   (ref)  RSS MB  events so far  rows held"
+
+
+def print_segment(segment: dict, reference: float) -> None:
+    per_s = segment["cpu_s"] / segment["stream_s"]
+    print(f"  {segment['minutes']:8.0f}  {per_s:21.4f}  {per_s / reference:6.3f}  "
+          f"{segment['rss_mb']:6.1f}  {segment['events']:13d}  "
+          f"{segment['window_rows'] + segment['pending_rows']:9d}", flush=True)
+
+
+def print_summary(segments: list[dict]) -> None:
+    full = [segment for segment in segments if segment["stream_s"] >= SEGMENT_S - 1]
+    first, last = (full or segments)[0], (full or segments)[-1]
+    cpu_first = first["cpu_s"] / first["stream_s"]
+    cpu_last = last["cpu_s"] / last["stream_s"]
+    print(f"first 10 min: {cpu_first:.4f} CPU s per s of stream, {first['rss_mb']:.1f} MB; "
+          f"last 10 min: {cpu_last:.4f} CPU s per s, {last['rss_mb']:.1f} MB "
+          f"(CPU {100 * (cpu_last / cpu_first - 1):+.1f} %, "
+          f"memory {100 * (last['rss_mb'] / first['rss_mb'] - 1):+.1f} %)")
+
+
+FALL_WINDOW_S = 0.5  # the referee holds a landing until this much later is known
+
+
+def ruling_delays(count: int, seed: int) -> list[float]:
+    """How long after each landing the referee can rule it, in stream time.
+
+    Each challenge (``hardware/simulate.py``, 100 Hz) goes through the live path
+    (``hardware.paced.PacedBoard``: 0.05 s of stream per read) with a camera
+    position every 0.25 s; the referee rules a landing once an item later than its
+    fall window is handed on after it (its card is known from the positions before).
+    """
+    delays = []
+    for number in range(seed, seed + count):
+        run = simulate_challenge(number)
+        positions = [{"t": round(0.25 * step, 2), "card": step % 10}
+                     for step in range(int(run.samples.t[-1] * 4))]
+        board = PacedBoard(run.samples, CALIBRATION)
+        source = DroneSource("loop://", positions=positions, calibration=CALIBRATION,
+                             link=board.link(), monotonic=board.monotonic, stop=board.stop)
+        handed = [(board.written, item.observation or {}) for item in source]
+        for index, (_, observation) in enumerate(handed):
+            if observation.get("event") != "land":
+                continue
+            landed = observation["t"]
+            delays += [at - landed for at, later in handed[index:]
+                       if later.get("t", -np.inf) > landed + FALL_WINDOW_S][:1]
+    return delays
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=120.0,
+                        help="stream length (default 120: a whole evening)")
+    parser.add_argument("--seed", type=int, default=900_000, help="first challenge's seed")
+    parser.add_argument("--step", type=float, default=0.25,
+                        help="seconds of stream written per read (default 0.25)")
+    parser.add_argument("--held", action="store_true",
+                        help="the board repeats its latest HX711 reading on every IMU row")
+    parser.add_argument("--rulings", type=int, default=0, metavar="COUNT",
+                        help="instead: how soon each landing of COUNT challenges can be ruled")
+    arguments = parser.parse_args(argv)
+    print(reference_line(), flush=True)
+    reference = reference_seconds()
+    if arguments.rulings:
+        delays = ruling_delays(arguments.rulings, arguments.seed)
+        print(f"{len(delays)} landings of {arguments.rulings} challenges: ruled (an item past "
+              f"the {FALL_WINDOW_S:g} s fall window handed on) p50 {np.median(delays):.2f} s, "
+              f"p95 {np.percentile(delays, 95):.2f} s, max {max(delays):.2f} s after the landing")
+        return
+    mode = "held on every IMU row" if arguments.held else "new readings only"
+    print(f"live path over {arguments.minutes:g} min of board stream: {IMU_HZ:g} Hz IMU, "
+          f"{LOAD_HZ:g} Hz HX711 ({mode}), {arguments.step:g} s of stream per read", flush=True)
+    print(HEADER)
+    print_summary(run(arguments.minutes, arguments.seed, arguments.step, arguments.held,
+                      reference))
+
+
+if __name__ == "__main__":
+    main()
