@@ -327,6 +327,15 @@ class ReaderConfig:
     trusted_pose_markers: int = 2
     #: An observation is stable after this many equal consecutive frames.
     stable_frames: int = 3
+    #: In a stable run, a cell counts as read once this many of its frames read it (at
+    #: most ``stable_frames``); read fewer times it is ``?``. A held card, a hand's edge
+    #: or a glint gives a wrong class in one frame and ``?`` in the next: the one wrong
+    #: read must not become the run's reading.
+    cell_reads: int = 2
+    #: A changed reading that still has ``?`` cells (a hand over the mat, a card held
+    #: just above it) waits up to this many frames for a reading with none before it is
+    #: passed on as it is (``station.live.camera``; 3 s at 3 frames a second).
+    part_hidden_frames: int = 9
 
 
 DEFAULT_CONFIG = ReaderConfig()
