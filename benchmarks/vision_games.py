@@ -30,7 +30,7 @@ from pathlib import Path
 from reference import reference_line, reference_seconds
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(1, str(ROOT))  # the checkout: devkit/
+sys.path.insert(0, str(ROOT))  # the checkout first: benchmarks/vision.py would shadow vision/
 
 from devkit.station.camera_games import CameraGame, play_small_warehouse  # noqa: E402
 

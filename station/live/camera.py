@@ -255,17 +255,16 @@ class CameraSource:
     def __iter__(self) -> Iterator[Timed]:
         started = self.clock()
         stabilizer = Stabilizer(self.stable_frames, fill=not self.game.reads_unknown)
-        waiting: tuple[int, list[dict[str, Any]]] | None = None  # (since frame, reading)
+        waiting: list[tuple[int, list[dict[str, Any]]]] = []  # (stable since frame, reading)
+        index = 0
         try:
             for index, changed in stable_readings(self._frames(), self.reader, stabilizer):
                 if changed is not None:
-                    waiting = (index if waiting is None else waiting[0], changed)
-                if waiting is None or self._part_hidden(waiting, index):
-                    continue
-                t = index / self.fps if self.fps else self._live_time(started)
-                mats, waiting = waiting[1], None
-                self._passed = {mat["id"]: mat for mat in mats if mat.get("found")}
-                yield from self._changes(mats, round(t, 3))
+                    waiting.append((index, changed))
+                while (mats := self._next_passed(waiting, index)) is not None:
+                    yield from self._passed_on(mats, index, started)
+            for _, mats in waiting:  # the frames ran out: what held is told as it is
+                yield from self._passed_on(mats, index, started)
         except VisionError as error:
             raise CameraError(str(error)) from None
         finally:
@@ -273,16 +272,39 @@ class CameraSource:
             if callable(close):
                 close()
 
-    def _part_hidden(self, waiting: tuple[int, list[dict[str, Any]]], index: int) -> bool:
-        """Whether a stable reading still waits: a game that reads ``?`` (its record's
-        ``reads_unknown``) is not told of a reading a hand or a held card still partly hides
-        (a ``?`` beside a cell that changed since the reading passed on last: a glare away
-        from the change is not waited for) until one without holds, or
-        ``part_hidden_frames`` have passed."""
-        since, mats = waiting
-        return (self.game.reads_unknown and index - since < self.part_hidden_frames
-                and any(_hidden_beside_change(mat, self._passed.get(mat["id"]))
-                        for mat in mats if mat.get("found")))
+    def _passed_on(self, mats: list[dict[str, Any]], index: int,
+                   started: float) -> Iterator[Timed]:
+        t = index / self.fps if self.fps else self._live_time(started)
+        self._passed = {mat["id"]: mat for mat in mats if mat.get("found")}
+        yield from self._changes(mats, round(t, 3))
+
+    def _next_passed(self, waiting: list[tuple[int, list[dict[str, Any]]]],
+                     index: int) -> list[dict[str, Any]] | None:
+        """The next stable reading to pass on at frame ``index`` (taken off ``waiting``),
+        None: none yet.
+
+        A game that reads ``?`` (its record's ``reads_unknown``) is not told of a reading
+        a hand or a held card still partly hides — a ``?`` beside a cell that changed
+        since the reading passed on last (a glare away from the change is not waited
+        for) — until a later one without holds (then the hidden one is dropped), or
+        ``part_hidden_frames`` after it held (then it is passed on as it is: a glare that
+        stays beside a change must not cost a state). Readings are passed in order.
+        """
+        while waiting:
+            since, mats = waiting[0]
+            if self._hides_change(mats) and index - since < self.part_hidden_frames:
+                if not any(not self._hides_change(later) for _, later in waiting[1:]):
+                    return None
+                del waiting[0]  # what a hand hid is seen whole in a later reading
+                continue
+            del waiting[0]
+            return mats
+        return None
+
+    def _hides_change(self, mats: list[dict[str, Any]]) -> bool:
+        return self.game.reads_unknown and any(
+            _hidden_beside_change(mat, self._passed.get(mat["id"]))
+            for mat in mats if mat.get("found"))
 
     def _live_time(self, started: float) -> float:
         """A live frame's time: the drone stream's when the bridge knows it, else our own."""
