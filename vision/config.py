@@ -313,6 +313,18 @@ class ReaderConfig:
     #: A cell read as the empty grey whose pixels' a*, b* vary round their mean by
     #: more than this (RMS) is ``?``: a pale patterned piece washed by glare.
     empty_max_pattern: float = 10.0
+    #: On a tags mat, a cell read ``.`` whose mean look (CIELAB, after a plane fitted
+    #: through the mat's own empty cells, for the light's gradient) lies farther from
+    #: them than both this and ``unlike_empty_spread`` × their median distance is no
+    #: empty cell: a piece whose artwork is within a few levels of the grey (pale
+    #: green: 7.6 on photoshoot seed 7; the mat's empty cells: 0.2) is ``X`` ...
+    unlike_empty_piece: float = 4.0
+    unlike_empty_spread: float = 5.0
+    #: ... and one farther than this (and 3.5 × the median) is ``?``.
+    unlike_empty_unsure: float = 3.2
+    unlike_empty_unsure_spread: float = 3.5
+    #: The fewest cells read ``.`` on a tags mat for its own empty look to be learnt.
+    unlike_empty_min_cells: int = 6
 
     # -- tags (vision.tags) -----------------------------------------------------
     #: Accepted tag side in cells (printed side 0.7).
