@@ -3,6 +3,7 @@
 Run: .venv/bin/python benchmarks/vision_photoshoot.py [--seeds 0:40] [--modes plain,real]
      .venv/bin/python benchmarks/vision_photoshoot.py --seeds 0:1 --teach [N]
      .venv/bin/python benchmarks/vision_photoshoot.py --sealed
+     .venv/bin/python benchmarks/vision_photoshoot.py --folder ../shared/vision-reports
 
 The photos come from ``devkit/vision/photoshoot`` (a model of a real overhead
 camera over the printed kit, written apart from the reader: real photographs
@@ -24,6 +25,12 @@ MATS.json), and only its documented output (contracts.md §6) is scored:
 - **tag recall**: tags on clear cells found with the right id, cell and
   rotation; **false tags**: tags reported that are not on the mat at that cell
   and rotation.
+
+``--folder DIR`` scores photos someone else made instead: each ``NAME.jpg`` (or
+``.png``) with its ``NAME.truth.json`` beside it (the same truth layout) and the
+folder's ``mats.json``, reported per mode by the name's prefix (``plain-``,
+``real-``; any other: ``folder``), every photo's figures listed. The failure
+reports of ``../shared/vision-reports`` are scored so.
 
 Seeds: the development set is 0–9999 (``--seeds A:B``, B exclusive). The
 sealed held-out set, 1000000–1000099 (``--sealed``), is for judging a reader
@@ -136,6 +143,42 @@ def shoot(folder: Path, mode: str, seeds: range) -> tuple[dict[str, list[str]], 
         truths[path.name] = shot.truth
         groups[json.dumps(shot.mats_json, sort_keys=True)].append(str(path))
     return groups, truths, (time.process_time() - started) / max(1, len(seeds))
+
+
+def folder_photos(folder: Path) -> dict[str, tuple[dict[str, list[str]], dict]]:
+    """The photos of a folder of truths, by mode: (image paths by MATS.json, truths)."""
+    mats_file = folder / "mats.json"
+    if not mats_file.is_file():
+        raise SystemExit(f"--folder {folder}: no mats.json there")
+    mats = json.dumps(json.loads(mats_file.read_text()), sort_keys=True)
+    modes: dict[str, tuple[dict[str, list[str]], dict]] = {}
+    for truth_path in sorted(folder.glob("*.truth.json")):
+        name = truth_path.name.removesuffix(".truth.json")
+        image = next((folder / f"{name}{ext}" for ext in (".jpg", ".png")
+                      if (folder / f"{name}{ext}").is_file()), None)
+        if image is None:
+            raise SystemExit(f"--folder {folder}: {truth_path.name} has no image beside it")
+        prefix = name.split("-", 1)[0]
+        mode = prefix if prefix in ("plain", "real") else "folder"
+        groups, truths = modes.setdefault(mode, (defaultdict(list), {}))
+        groups[mats].append(str(image.resolve()))
+        truths[image.name] = json.loads(truth_path.read_text())
+    if not modes:
+        raise SystemExit(f"--folder {folder}: no NAME.truth.json there")
+    return modes
+
+
+def per_photo(truths: dict, readings: dict) -> None:
+    """Each photo's mats: clear cells, how many ``?`` and wrong, tags missed and false."""
+    for name, truth in truths.items():
+        found = {m["id"]: m for m in readings.get(name, {}).get("mats", [])}
+        for mat in truth["mats"]:
+            one = Score()
+            one.add_mat(name, mat, found.get(mat["id"]))
+            state = "not found" if not one.found else (
+                f"{one.clear_unknown} ? and {one.clear_wrong} wrong of {one.clear} clear cells, "
+                f"{one.tags - one.tags_found} tags missed, {one.false_tags} false")
+            print(f"  {name} mat {mat['id']}: {state}")
 
 
 def read_all(folder: Path, groups: dict[str, list[str]], reader: list[str]) -> tuple[dict, float]:
@@ -265,6 +308,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=parse_seeds, default=range(0, 40))
     parser.add_argument("--modes", default="plain,real")
     parser.add_argument("--sealed", action="store_true", help="the held-out seeds 1000000-1000099")
+    parser.add_argument("--folder", type=Path,
+                        help="score the photos and truths of this folder instead")
     parser.add_argument("--keep", type=Path, help="keep the photos and readings in this folder")
     parser.add_argument("--teach", type=int, metavar="N", nargs="?", const=0,
                         help="also teach both games from a replay (N components each; "
@@ -276,6 +321,9 @@ def main() -> None:
         parser.error("--modes: a comma-separated list of plain, real")
     reference = reference_seconds()
     print(reference_line())
+    if args.folder is not None:
+        score_folder(args.folder, reference)
+        return
     print(f"seeds {seeds.start}:{seeds.stop}{' (sealed)' if args.sealed else ''}")
     with tempfile.TemporaryDirectory() as scratch:
         folder = (args.keep or Path(scratch)).resolve()
@@ -292,6 +340,16 @@ def main() -> None:
             if args.teach is not None:
                 for game in ("small-warehouse", "removal"):
                     teach(folder, game, mode, seeds.start, args.teach or None, READER)
+
+
+def score_folder(folder: Path, reference: float) -> None:
+    """``--folder``: the photos and truths someone else made, by mode, and per photo."""
+    print(f"folder {folder}")
+    with tempfile.TemporaryDirectory() as scratch:
+        for mode, (groups, truths) in folder_photos(folder.resolve()).items():
+            readings, cpu = read_all(Path(scratch), groups, READER)
+            report(mode, score(truths, readings), cpu, 0.0, reference)
+            per_photo(truths, readings)
 
 
 if __name__ == "__main__":

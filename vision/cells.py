@@ -808,6 +808,54 @@ def read_in_shade(reading: FirstReading, ring: np.ndarray, spec: MatSpec,
     return labels
 
 
+LIGHTNESS_WEIGHT = 1 / 3  # unlike_the_empty: a shadow darkens, artwork tints
+
+
+def _plane_fit(positions: np.ndarray, values: np.ndarray) -> np.ndarray:
+    design = np.c_[positions, np.ones(len(positions))]
+    return np.linalg.lstsq(design, values, rcond=None)[0]
+
+
+def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
+                     config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+    """A tags mat's labels with each ``.`` cell unlike the mat's own empty cells read again.
+
+    The printed grey is the same everywhere on one mat, so the mat's own empty cells
+    tell what ``.`` looks like in this photo far better than the spec's grey does:
+    their mean CIELAB look, a plane across the mat (a lamp's gradient), and how far
+    they lie from it. A cell farther than that spread allows (``unlike_empty_*``)
+    is a piece (``X``) or, nearer, ``?``: a pale piece whose artwork is a few
+    levels from the grey passes the spec's tests for ``.`` but not the mat's own.
+    Only cells read ``.`` in plain light (``first``: the first reading's labels)
+    are compared, and lightness counts a third as much as the tint: a shadow's edge
+    darkens the grey, it does not tint it.
+    """
+    empty = (labels == ".") & (first == ".")
+    if empty.sum() < config.unlike_empty_min_cells:
+        return labels
+    looks = to_lab(pixels.mean(axis=2)) * np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
+    rows, cols = np.nonzero(empty)
+    positions = np.c_[rows, cols].astype(np.float64)
+    values = looks[empty].astype(np.float64)
+    kept = np.ones(len(values), bool)
+    for _ in range(2):  # refit without the cells far from the first fit (a piece read .)
+        plane = _plane_fit(positions[kept], values[kept])
+        gaps = np.linalg.norm(values - np.c_[positions, np.ones(len(positions))] @ plane, axis=1)
+        typical = float(np.median(gaps[kept]))
+        kept = gaps <= max(3 * typical, 1.0)
+        if kept.sum() < config.unlike_empty_min_cells:
+            return labels
+    grid = np.indices(labels.shape).reshape(2, -1).T.astype(np.float64)
+    expected = (np.c_[grid, np.ones(len(grid))] @ plane).reshape(*labels.shape, 3)
+    gap = np.linalg.norm(looks - expected, axis=-1)
+    typical = max(float(np.median(gap[empty])), 0.2)
+    piece = empty & (gap > config.unlike_empty_piece) & (
+        gap > config.unlike_empty_spread * typical)
+    unsure = empty & ~piece & (gap > config.unlike_empty_unsure) & (
+        gap > config.unlike_empty_unsure_spread * typical)
+    return np.where(piece, "X", np.where(unsure, "?", labels))
+
+
 def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
                    config: ReaderConfig = DEFAULT_CONFIG,
                    tag_cells: set[tuple[int, int]] | frozenset = frozenset(),
@@ -840,6 +888,8 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     pixels, references, empty_mean = reading.pixels, reading.references, reading.empty_mean
     ring = border_shade(normalised, spec, ppc, _WHITE * gain, config)
     labels = read_in_shade(reading, ring, spec, config)
+    if spec.kind != "colour" and empty_look is None:
+        labels = unlike_the_empty(labels, pixels, reading.labels, config)
     entry = _entry_cells(spec, crossed, set(hidden_corners))
     known = _with_seen_empty(references, pixels, labels)
     labels = np.where(intruded_cells(pixels, intruder, entry, known, config), "?", labels)

@@ -313,6 +313,18 @@ class ReaderConfig:
     #: A cell read as the empty grey whose pixels' a*, b* vary round their mean by
     #: more than this (RMS) is ``?``: a pale patterned piece washed by glare.
     empty_max_pattern: float = 10.0
+    #: On a tags mat, a cell read ``.`` whose mean look (CIELAB, after a plane fitted
+    #: through the mat's own empty cells, for the light's gradient) lies farther from
+    #: them than both this and ``unlike_empty_spread`` × their median distance is no
+    #: empty cell: a piece whose artwork is within a few levels of the grey (pale
+    #: green: 7.6 on photoshoot seed 7; the mat's empty cells: 0.2) is ``X`` ...
+    unlike_empty_piece: float = 4.0
+    unlike_empty_spread: float = 5.0
+    #: ... and one farther than this (and 3.5 × the median) is ``?``.
+    unlike_empty_unsure: float = 3.2
+    unlike_empty_unsure_spread: float = 3.5
+    #: The fewest cells read ``.`` on a tags mat for its own empty look to be learnt.
+    unlike_empty_min_cells: int = 6
 
     # -- tags (vision.tags) -----------------------------------------------------
     #: Accepted tag side in cells (printed side 0.7).
@@ -327,6 +339,15 @@ class ReaderConfig:
     trusted_pose_markers: int = 2
     #: An observation is stable after this many equal consecutive frames.
     stable_frames: int = 3
+    #: In a stable run, a cell counts as read once this many of its frames read it (at
+    #: most ``stable_frames``); read fewer times it is ``?``. A held card, a hand's edge
+    #: or a glint gives a wrong class in one frame and ``?`` in the next: the one wrong
+    #: read must not become the run's reading.
+    cell_reads: int = 2
+    #: A changed reading that still has ``?`` cells (a hand over the mat, a card held
+    #: just above it) waits up to this many frames for a reading with none before it is
+    #: passed on as it is (``station.live.camera``; 3 s at 3 frames a second).
+    part_hidden_frames: int = 9
 
 
 DEFAULT_CONFIG = ReaderConfig()

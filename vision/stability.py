@@ -109,26 +109,63 @@ def merged(mat: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
     return {**mat, "cells": cells, "tags": tags}
 
 
+def _unsure(mat: dict[str, Any], reads: list[list[int]], needed: int) -> dict[str, Any]:
+    """``mat`` with ``?`` on every cell its run read fewer than ``needed`` times."""
+    if not mat.get("found") or not reads:
+        return mat
+    cells = ["".join(cell if count >= needed else "?" for cell, count in zip(row, counts,
+                                                                             strict=True))
+             for row, counts in zip(mat["cells"], reads, strict=True)]
+    return mat if cells == mat["cells"] else {**mat, "cells": cells}
+
+
+def _reads(mat: dict[str, Any]) -> list[list[int]]:
+    return [[int(cell != "?") for cell in row] for row in mat.get("cells", [])] \
+        if mat.get("found") else []
+
+
+def _more_reads(counts: list[list[int]], mat: dict[str, Any]) -> list[list[int]]:
+    return [[count + (cell != "?") for count, cell in zip(row_counts, row, strict=True)]
+            for row_counts, row in zip(counts, mat["cells"], strict=True)] \
+        if counts and mat.get("found") else counts
+
+
+def hidden_cells(mats: MatList) -> int:
+    """How many cells of the found mats are ``?``."""
+    return sum(row.count("?") for mat in mats if mat.get("found") for row in mat["cells"])
+
+
 class Stabilizer:
     """Passes an observation on once it has held for ``stable_frames`` frames in a row.
 
     A ``?`` is not a change: frames hold together while every cell agrees where both
     read it (a cell at a glare's edge flickering between its value and ``?`` leaves
-    the run unbroken), and the run's reading is every cell as some frame of it saw
-    it. Cells no frame of the run read keep their last stable value, unless
-    ``keep_unknown``: then frames must be equal, ``?`` included, and a ``?`` stays a
-    ``?`` (a reading is passed on only as it was seen, e.g. to learn a piece, where a
-    hand's ``?`` must never become the mat's ``.``).
+    the run unbroken), and the run's reading is every cell as the frames of it saw
+    it — once ``cell_reads`` of them read it (one frame's read alone, e.g. a card
+    held above the mat, is not enough: the cell is ``?``). Cells the run did not
+    read so keep their last stable value (``fill``; else they stay ``?``: see
+    :attr:`seen`), unless ``keep_unknown``: then frames must be equal, ``?``
+    included, and a ``?`` stays a ``?`` (a reading is passed on only as it was
+    seen, e.g. to learn a piece, where a hand's ``?`` must never become the mat's
+    ``.``).
+
+    :attr:`seen` is the run's reading before any filling: ``hidden_cells(seen)``
+    says whether a hand, a held card or a glare still hides part of the mats.
     """
 
     def __init__(self, stable_frames: int = DEFAULT_CONFIG.stable_frames,
-                 keep_unknown: bool = False) -> None:
+                 keep_unknown: bool = False, cell_reads: int = DEFAULT_CONFIG.cell_reads,
+                 fill: bool = True) -> None:
         if stable_frames < 1:
             raise ValueError("stable_frames must be at least 1")
         self.stable_frames = stable_frames
         self.keep_unknown = keep_unknown
+        self.cell_reads = max(1, min(cell_reads, stable_frames))
+        self.fill = fill
         self.stable: MatList | None = None
+        self.seen: MatList = []
         self._candidate: MatList | None = None
+        self._reads: list[list[list[int]]] = []
         self._count = 0
 
     def __repr__(self) -> str:
@@ -145,20 +182,42 @@ class Stabilizer:
     def update(self, mats: MatList) -> MatList | None:
         """Feed one frame's ``mats``; the new stable observation when it has just changed."""
         if self._holds(mats):
+            assert self._candidate is not None
             self._candidate = [merged(old, new) for old, new in
                                zip(self._candidate, mats, strict=True)]
+            self._reads = [_more_reads(counts, mat) for counts, mat in
+                           zip(self._reads, mats, strict=True)]
             self._count += 1
         else:
             self._candidate, self._count = copy.deepcopy(mats), 1
+            self._reads = [_reads(mat) for mat in mats]
         if self._count < self.stable_frames:
             return None
-        before = {mat["id"]: mat for mat in self.stable or []}
-        reading = self._candidate if self.keep_unknown else [
-            _fill_unknown(mat, before.get(mat["id"])) for mat in self._candidate]
+        if self.keep_unknown:
+            reading = self._candidate
+        else:
+            self.seen = [_unsure(mat, counts, self.cell_reads)
+                         for mat, counts in zip(self._candidate, self._reads, strict=True)]
+            before = {mat["id"]: mat for mat in self.stable or []}
+            reading = [_fill_unknown(mat, before.get(mat["id"])) for mat in self.seen] \
+                if self.fill else self.seen
         if reading != self.stable:
             self.stable = copy.deepcopy(reading)
             return self.stable
         return None
+
+
+def stable_readings(frames: Iterable[np.ndarray], reader: Reader,
+                    stabilizer: Stabilizer) -> Iterator[tuple[int, MatList | None]]:
+    """``(i, reading)`` for every frame ``i`` of ``frames``: the new stable reading when it
+    has just changed, else None (see :func:`watch`)."""
+    remembered: dict[int, MatPose] = {}
+    for index, frame in enumerate(frames):
+        observation = reader.observe(frame, remembered)
+        for mat_id, pose in observation.poses.items():
+            if pose.markers_seen >= reader.config.trusted_pose_markers:
+                remembered[mat_id] = pose
+        yield index, stabilizer.update(observation.mats)
 
 
 def watch(frames: Iterable[np.ndarray], reader: Reader,
@@ -172,12 +231,6 @@ def watch(frames: Iterable[np.ndarray], reader: Reader,
     ``keep_unknown`` as in :class:`Stabilizer`.
     """
     stabilizer = Stabilizer(stable_frames, keep_unknown)
-    remembered: dict[int, MatPose] = {}
-    for index, frame in enumerate(frames):
-        observation = reader.observe(frame, remembered)
-        for mat_id, pose in observation.poses.items():
-            if pose.markers_seen >= reader.config.trusted_pose_markers:
-                remembered[mat_id] = pose
-        changed = stabilizer.update(observation.mats)
+    for index, changed in stable_readings(frames, reader, stabilizer):
         if changed is not None:
             yield {"frame": index, "mats": changed}

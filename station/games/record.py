@@ -143,7 +143,12 @@ class CameraWiring:
     ``entries(state, action)``: what a person enters on the table page for ``action``
     (``state`` before it) that no camera reads — the keys of a ``{"kind": "person"}``
     observation, e.g. where a helper card went; the demo enters them where the camera
-    alone cannot read the action (None: nothing to enter).
+    alone cannot read the action (None: nothing to enter);
+    ``reads_unknown``: its reader and referee take ``?`` as "not seen": a cell no frame
+    of a stable run read is passed on as ``?`` (not as its last stable value), and a
+    changed reading that still has ``?`` cells (a hand over the mat, a card held above
+    it) waits for one with none, up to ``part_hidden_frames`` (``vision.config``), so a
+    hand is never taken for a move.
     """
 
     roles: Callable[[list[str], list[KitMat]], tuple[dict[str, Any], list[MatSpec]]]
@@ -153,6 +158,7 @@ class CameraWiring:
                   None] | None = None
     seen: tuple[str, ...] = ()
     entries: Callable[[State, Action], dict[str, Any]] | None = None
+    reads_unknown: bool = False
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ from vision.overlay import observation_geometry
 from vision.quiet import quiet_stderr
 from vision.reader import Reader
 from vision.sources import ReplaySource, open_camera
-from vision.stability import watch
+from vision.stability import Stabilizer, stable_readings
 
 __all__ = ["PREVIEW_FPS", "CameraError", "CameraLayout", "CameraSource", "GameReader", "attach",
            "camera_games", "camera_layout", "ensure_table", "looked_for_in_game",
@@ -146,6 +146,7 @@ class GameReader:
             raise CameraError(f"the camera does not read {layout.game!r}")
         self.layout = layout
         self.reader = record.camera.reader(layout)
+        self.reads_unknown = record.camera.reads_unknown
 
     def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
         """Each game observation the mats show, by a key (one per truck for Removal)."""
@@ -269,7 +270,8 @@ class CameraSource:
                  stable_frames: int = DEFAULT_STABLE, clock: Clock = time.monotonic,
                  stop: threading.Event | None = None,
                  bridge: ClockBridge | None = None, keeper: Any = None,
-                 lens: Any = None, view: CameraView | None = None) -> None:
+                 lens: Any = None, view: CameraView | None = None,
+                 part_hidden_frames: int = DEFAULT_CONFIG.part_hidden_frames) -> None:
         if fps is not None and fps <= 0:
             raise CameraError(f"fps must be more than 0, not {fps}")
         if stable_frames < 1:
@@ -278,6 +280,7 @@ class CameraSource:
         self.layout = layout
         self.fps = fps
         self.stable_frames = stable_frames
+        self.part_hidden_frames = part_hidden_frames
         self.clock = clock
         self.bridge = bridge
         self.stop = stop or threading.Event()
@@ -288,6 +291,7 @@ class CameraSource:
         self.sent: dict[str, dict[str, Any]] = {}
         self.keeper = keeper
         self.latest: Any = None  # the frame read last: the one that made a reading stable
+        self._passed: dict[int, dict[str, Any]] = {}  # each mat as last passed on
 
     def __repr__(self) -> str:
         timing = f"{self.fps:g} fps" if self.fps else "live"
@@ -302,16 +306,57 @@ class CameraSource:
 
     def __iter__(self) -> Iterator[Timed]:
         started = self.clock()
+        stabilizer = Stabilizer(self.stable_frames, fill=not self.game.reads_unknown)
+        waiting: list[tuple[int, list[dict[str, Any]]]] = []  # (stable since frame, reading)
+        index = 0
         try:
-            for stable in watch(self._frames(), self.reader, self.stable_frames):
-                t = stable["frame"] / self.fps if self.fps else self._live_time(started)
-                yield from self._changes(stable["mats"], round(t, 3))
+            for index, changed in stable_readings(self._frames(), self.reader, stabilizer):
+                if changed is not None:
+                    waiting.append((index, changed))
+                while (mats := self._next_passed(waiting, index)) is not None:
+                    yield from self._passed_on(mats, index, started)
+            for _, mats in waiting:  # the frames ran out: what held is told as it is
+                yield from self._passed_on(mats, index, started)
         except VisionError as error:
             raise CameraError(str(error)) from None
         finally:
             close = getattr(self.frames, "close", None)
             if callable(close):
                 close()
+
+    def _passed_on(self, mats: list[dict[str, Any]], index: int,
+                   started: float) -> Iterator[Timed]:
+        t = index / self.fps if self.fps else self._live_time(started)
+        self._passed = {mat["id"]: mat for mat in mats if mat.get("found")}
+        yield from self._changes(mats, round(t, 3))
+
+    def _next_passed(self, waiting: list[tuple[int, list[dict[str, Any]]]],
+                     index: int) -> list[dict[str, Any]] | None:
+        """The next stable reading to pass on at frame ``index`` (taken off ``waiting``),
+        None: none yet.
+
+        A game that reads ``?`` (its record's ``reads_unknown``) is not told of a reading
+        a hand or a held card still partly hides — a ``?`` beside a cell that changed
+        since the reading passed on last (a glare away from the change is not waited
+        for) — until a later one without holds (then the hidden one is dropped), or
+        ``part_hidden_frames`` after it held (then it is passed on as it is: a glare that
+        stays beside a change must not cost a state). Readings are passed in order.
+        """
+        while waiting:
+            since, mats = waiting[0]
+            if self._hides_change(mats) and index - since < self.part_hidden_frames:
+                if not any(not self._hides_change(later) for _, later in waiting[1:]):
+                    return None
+                del waiting[0]  # what a hand hid is seen whole in a later reading
+                continue
+            del waiting[0]
+            return mats
+        return None
+
+    def _hides_change(self, mats: list[dict[str, Any]]) -> bool:
+        return self.game.reads_unknown and any(
+            _hidden_beside_change(mat, self._passed.get(mat["id"]))
+            for mat in mats if mat.get("found"))
 
     def _live_time(self, started: float) -> float:
         """A live frame's time: the drone stream's when the bridge knows it, else our own."""
@@ -347,6 +392,21 @@ class CameraSource:
         return (observation.get("kind") == "drone-position" and self.fps is None
                 and self.bridge is not None and self.bridge.offset() is not None
                 and self.bridge.forward(observation))
+
+
+def _hidden_beside_change(mat: dict[str, Any], before: dict[str, Any] | None) -> bool:
+    """Whether a ``?`` cell of ``mat`` touches (or is) a cell read differently from
+    ``before`` (None: an empty mat), as a hand resting on a card just laid does."""
+    rows = mat["cells"]
+    old = before["cells"] if before else ["." * len(row) for row in rows]
+    if [len(row) for row in old] != [len(row) for row in rows]:
+        return False
+    changed = {(r, c) for r, (row, old_row) in enumerate(zip(rows, old, strict=True))
+               for c, (cell, was) in enumerate(zip(row, old_row, strict=True))
+               if cell != "?" and cell != was}
+    return any(cell == "?" and any((r + dr, c + dc) in changed for dr in (-1, 0, 1)
+                                   for dc in (-1, 0, 1))
+               for r, row in enumerate(rows) for c, cell in enumerate(row))
 
 
 # ------------------------------------------------------------------ to a live table

@@ -73,3 +73,30 @@ def test_a_hard_edged_shadow_is_never_read_wrong(kind) -> None:
     image, truth = flat_mat(spec, np.random.default_rng(11))
     image[:, : image.shape[1] // 2 + PPC // 3] *= 0.55  # the spec's deepest shadow, edge mid-cell
     assert _read(image, spec, truth) <= 2 * spec.rows  # at most the columns beside the edge
+
+
+@pytest.mark.parametrize("artwork", [(194, 208, 197), (212, 200, 188), (198, 204, 214)],
+                         ids=["pale green", "pale tan", "pale blue"])
+def test_a_piece_a_few_levels_from_the_grey_is_a_piece_not_an_empty_cell(artwork) -> None:
+    # photoshoot seed 7: a pale green piece (7.6 from the grey in CIELAB, the mat's own
+    # empty cells 0.2) passed every test the spec's grey sets for "."
+    spec = MatSpec(0, 6, 5, "tags")
+    image, truth = flat_mat(spec, np.random.default_rng(3))
+    ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]].astype(np.float32)
+    image *= (0.9 + 0.1 * xs / xs.max())[..., None]  # a lamp's gradient across the mat
+    for row, col in [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3)]:
+        image[(row + 1) * PPC:(row + 2) * PPC, (col + 1) * PPC:(col + 2) * PPC] *= (
+            np.array(artwork, np.float32) / CLASS_COLOURS["."])
+        truth[row, col] = "X"
+    noise = np.random.default_rng(2).normal(0, 2, image.shape)
+    assert _read(image + noise, spec, truth) == 0
+
+
+def test_an_empty_mat_in_a_lamps_gradient_stays_empty() -> None:
+    spec = MatSpec(0, 6, 8, "tags")
+    image, truth = flat_mat(spec, np.random.default_rng(5))
+    ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]].astype(np.float32)
+    image *= np.stack([0.85 + 0.15 * xs / xs.max(), np.full_like(xs, 0.95),
+                       0.85 + 0.15 * ys / ys.max()], axis=-1)  # a tint that varies
+    noise = np.random.default_rng(4).normal(0, 4, image.shape)
+    assert _read(image + noise, spec, truth) == 0

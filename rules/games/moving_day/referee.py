@@ -56,8 +56,13 @@ dealt by hand"):
   it (likewise a box not seen before that leaves play: no camera saw which).
 - A hand over a vehicle mat (``unknown_cells``) may hide boxes already placed:
   they are not missed while it lies there.
-- A box that left its space, moved, or appeared in another player's vehicle,
-  a box already seen elsewhere ("box-07 is already in a vehicle (Ana's car)"),
+- New boxes in another player's vehicles too: the camera missed a state (a turn
+  never held still long enough). The turns it shows at once are caught up: a
+  take per player with new boxes, in turn order from the acting player; the one
+  way there is applied, several leading to different states are asked about
+  (:class:`~rules.errors.AmbiguousReading`), none → :class:`IllegalAction`.
+- A box that left its space, moved, or appeared in another player's vehicle
+  alone, a box already seen elsewhere ("box-07 is already in a vehicle (Ana's car)"),
   a box the catalogue has not ("there is no box 'x' in this copy"), a box in
   no group, or boxes at places the rules do not allow → :class:`IllegalAction`
   (with the engine's reason for the places). Nothing is returned then: no
@@ -121,20 +126,13 @@ class Referee:
         appeared."""
         if observation.get("kind") != KIND or state.is_over():
             return []
+        appeared = _appeared_by_player(state, observation)
         acting = state.current_player()
-        new_boxes: dict[str, Spot] = {}
-        for seen in observation.get("players", []):
-            player = _player_index(state, seen.get("player"))
-            appeared = _appeared_boxes(state, player, seen.get("vehicles", []))
-            if appeared and player != acting:
-                raise IllegalAction(
-                    f"{_listed(appeared)} appeared in {state.players[player]}'s vehicles, but it "
-                    f"is {state.players[acting]}'s turn")
-            if player == acting:
-                new_boxes = appeared
-        if not new_boxes:
+        if any(player != acting for player in appeared):
+            return _caught_up(state, observation, appeared)
+        if acting not in appeared:
             return []
-        return _take_shown(state, new_boxes, observation)
+        return _take_shown(state, appeared[acting], observation)
 
     def shows_state(self, state: State, observation: Mapping[str, Any]) -> bool:
         """Whether the reading shows the vehicles just as the engine has them: no box new,
@@ -147,6 +145,75 @@ class Referee:
 
 
 # ------------------------------------------------------------------------ helpers
+def _appeared_by_player(state: State, observation: Mapping[str, Any]) -> dict[int, dict[str, Spot]]:
+    """The boxes new in each player's vehicles (players with none left out)."""
+    appeared = {}
+    for seen in observation.get("players", []):
+        player = _player_index(state, seen.get("player"))
+        boxes = _appeared_boxes(state, player, seen.get("vehicles", []))
+        if boxes:
+            appeared[player] = boxes
+    return appeared
+
+
+def _caught_up(state: State, observation: Mapping[str, Any],
+               appeared: Mapping[int, Mapping[str, Spot]]) -> list[Action]:
+    """The turns a reading shows at once (the camera missed the states between): a take
+    per player with new boxes, in turn order from the acting player.
+
+    The one way there is applied; several leading to different states are asked about
+    (:class:`~rules.errors.AmbiguousReading`, each sequence in words); none:
+    :class:`IllegalAction`, as for boxes out of turn. A person's keys (``group``,
+    ``helper``, ``helper_vehicle``) speak of the acting player's turn only.
+    """
+    outcomes: dict[str, tuple[list[str], list[Action]]] = {}
+    for words, actions in _sequences(state, observation, first=True):
+        outcomes.setdefault(_applied(state, actions), (words, actions))
+    if len(outcomes) == 1:
+        return next(iter(outcomes.values()))[1]
+    acting = state.current_player()
+    if not outcomes:
+        other = next(player for player in appeared if player != acting)
+        raise IllegalAction(
+            f"{_listed(appeared[other])} appeared in {state.players[other]}'s vehicles, but it "
+            f"is {state.players[acting]}'s turn")
+    readings = [Reading("; then ".join(word for word in words if word) or "as seen", actions)
+                for words, actions in outcomes.values()]
+    raise AmbiguousReading("which groups were taken in the turns the camera missed", readings)
+
+
+def _sequences(state: State, observation: Mapping[str, Any],
+               first: bool) -> Iterable[tuple[list[str], list[Action]]]:
+    """Every way the acting player and those after them, a take each, reach the reading."""
+    appeared = _appeared_by_player(state, observation)
+    if not appeared:
+        yield [], []
+        return
+    acting = state.current_player()
+    if state.is_over() or state.is_chance() or acting not in appeared:
+        return
+    told = observation if first else {"kind": KIND, "players": observation.get("players", [])}
+    try:
+        options = [("", _take_shown(state, appeared[acting], told))]
+    except AmbiguousReading as asked:
+        options = [(reading.text, reading.actions) for reading in asked.readings]
+    except IllegalAction:
+        return
+    for words, actions in options:
+        if not actions:
+            continue  # the acting player's group is still on its way: no whole turn
+        after = state.clone()
+        try:
+            for action in actions:
+                after.apply(action)
+            later = list(_sequences(after, observation, first=False))
+        except IllegalAction:
+            continue
+        for more_words, more in later:
+            yield [f"{state.players[acting]}: {words}" if words else "", *more_words], \
+                [*actions, *more]
+
+
 def _player_index(state: State, name: Any) -> int:
     if name not in state.players:
         raise IllegalAction(f"the camera read the vehicles of {name!r}, who is not playing here")

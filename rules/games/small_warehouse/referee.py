@@ -54,7 +54,9 @@ knows no card before it is seen:
 - The first reading shows each player's starting card, laid in the middle of
   the mat, unturned: each becomes a ``{"type": "reveal", "zone": "warehouse",
   ...}`` naming the card not yet seen that shows those squares there (one
-  warehouse at a time if the other is not read yet).
+  warehouse at a time if the other is not read yet, or cannot be named yet).
+  When the cells read (a glare over the rest) fit several cards, a person is
+  asked (:class:`~rules.errors.AmbiguousReading`, one reading per card).
 - A later change in the acting player's warehouse is a card from the supply or
   the hand, identified by its squares among the known supply cards, the
   player's known hand card and the cards not yet seen. A card not seen before
@@ -142,9 +144,14 @@ class Referee:
         return [_placement_shown(state, changed_grid[acting], observation.get("refill"))]
 
     def _starting_cards(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
-        """The reveals of the starting cards the reading shows in empty warehouses."""
+        """The reveals of the starting cards the reading shows in empty warehouses.
+
+        A starting card the camera cannot name yet (a glare over part of it) waits while
+        another can be revealed; alone, it is refused or, when the cells seen fit several
+        cards, asked about (one reading per card)."""
         reveals: list[Action] = []
         taken: set[str] = set()
+        held: list[IllegalAction] = []
         for seen in observation.get("warehouses", []):
             if not seen.get("found", True):
                 continue
@@ -153,9 +160,15 @@ class Referee:
             if state.data["placed"][player] or not _changed_cells(state.data["grids"][player],
                                                                   grid):
                 continue
-            card = _starting_card(state, player, grid, taken)
+            try:
+                card = _starting_card(state, player, grid, taken)
+            except IllegalAction as error:
+                held.append(error)
+                continue
             taken.add(card)
             reveals.append({"type": REVEAL, "zone": "warehouse", "player": player, "card": card})
+        if held and not reveals:
+            raise held[0]
         return reveals
 
 
@@ -344,9 +357,11 @@ def _starting_card(state: State, player: int, seen: Sequence[str], taken: set[st
         raise IllegalAction(f"the warehouse of {name} shows {_describe(changed)}, which is no "
                             "starting card not yet seen (laid in the middle, unturned)")
     if len(fits) > 1:
-        cards = " or ".join(cards[0] for cards in fits.values())
-        raise IllegalAction(f"the starting card of {name} could be {cards}: "
-                            "the camera must read more of its cells")
+        readings = [Reading(cards[0],
+                            [{"type": REVEAL, "zone": "warehouse", "player": player,
+                              "card": cards[0]}]) for cards in fits.values()]
+        raise AmbiguousReading(f"which starting card {name} laid (the cells read fit "
+                               "several)", readings)
     return next(iter(fits.values()))[0]
 
 

@@ -21,6 +21,6 @@ RECORD = GameRecord(
     describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
     camera=CameraWiring(roles=roles, reader=WarehouseReader, lay=lay,
-                        seen=("warehouses",), entries=entries),
+                        seen=("warehouses",), entries=entries, reads_unknown=True),
     mats=mats, catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS,
     ranked_placements=small_warehouse_document)

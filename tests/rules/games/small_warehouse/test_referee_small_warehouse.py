@@ -308,8 +308,15 @@ def test_the_first_reading_of_a_hand_dealt_game_reveals_the_starting_cards() -> 
     hidden[3], hidden[4] = "...?BA....", "...?BA...."  # only c05 (DBA) shows BA there
     assert Referee().translate(state, first_reading(hidden))[0]["card"] == "c05"
     hidden[3], hidden[4] = "...D??....", "...D??...."
-    with pytest.raises(IllegalAction, match="could be c05 or c11 or c17: the camera must read"):
+    with pytest.raises(AmbiguousReading, match="which starting card Ana laid") as asked:
         Referee().translate(state, first_reading(hidden))
+    assert [reading.text for reading in asked.value.readings] == ["c05", "c11", "c17"]
+    assert asked.value.readings[1].actions == [
+        {"type": "reveal", "zone": "warehouse", "player": 0, "card": "c11"}]
+    # Ben's card read whole is revealed; Ana's waits for more of it to be seen
+    both = first_reading(hidden, laid_at(BLANK, cards["c05"], 3, 3))
+    assert Referee().translate(state, both) == [
+        {"type": "reveal", "zone": "warehouse", "player": 1, "card": "c05"}]
     assert Referee().translate(state, first_reading(BLANK)) == []
 
 
