@@ -82,7 +82,7 @@ def test_a_piece_a_few_levels_from_the_grey_is_a_piece_not_an_empty_cell(artwork
     # empty cells 0.2) passed every test the spec's grey sets for "."
     spec = MatSpec(0, 6, 5, "tags")
     image, truth = flat_mat(spec, np.random.default_rng(3))
-    ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]].astype(np.float32)
+    _, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]].astype(np.float32)
     image *= (0.9 + 0.1 * xs / xs.max())[..., None]  # a lamp's gradient across the mat
     for row, col in [(1, 2), (1, 3), (2, 2), (2, 3), (3, 2), (3, 3)]:
         image[(row + 1) * PPC:(row + 2) * PPC, (col + 1) * PPC:(col + 2) * PPC] *= (
