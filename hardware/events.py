@@ -805,6 +805,8 @@ def _running_nanmedian(values: np.ndarray, width: int) -> np.ndarray:
 
 
 def _running_mean(values: np.ndarray, width: int) -> np.ndarray:
+    # no wider than the values: "same" would return the window's length instead
+    width = max(1, min(width, len(values)))
     return np.convolve(values, np.ones(width) / width, mode="same")
 
 

@@ -68,8 +68,9 @@ def test_a_looser_data_directory_and_database_are_tightened_saying_so_once(
         tmp_path: Path, umask: int, capsys: pytest.CaptureFixture[str]) -> None:
     data = tmp_path / "data"
     data.mkdir()
-    data.chmod(0o755)
-    (data / "packref.sqlite3").touch()
+    open_database(load_settings(data).database_url).close()  # a station's database ...
+    capsys.readouterr()
+    data.chmod(0o755)  # ... loosened since (an empty file is refused: not a database)
     (data / "packref.sqlite3").chmod(0o644)
     open_database(load_settings(data).database_url).close()
     assert mode(data) == 0o700 and mode(data / "packref.sqlite3") == 0o600

@@ -248,6 +248,7 @@ def test_a_database_made_before_tournaments_stored_their_game_still_opens(
     database = open_database(url)
     with database.engine.begin() as connection:
         connection.execute(text("DROP TABLE tournament_game"))
+        connection.execute(text("DROP TABLE alembic_version"))  # made before migrations too
         connection.execute(text(
             "INSERT INTO tournaments (id, name, tie_breakers, created_at) "
             "VALUES ('old', 'Old', '[\"wins\"]', '2026-01-01 10:00:00')"))

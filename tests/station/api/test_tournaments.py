@@ -73,7 +73,7 @@ def test_a_game_in_progress_does_not_count_yet(client: TestClient, race_table: s
     assert all(line["played"] == 0 for line in detail["standings"])
     projector = client.get("/tournaments/cup/projector").text  # said so on the projector
     assert "0 of 1 results in" in projector
-    assert "Table t1: Ana, Ben · playing now" in projector
+    assert "Table 1: Ana, Ben · playing now" in projector  # the table by its name
 
 
 def test_refused_tournament_requests_write_nothing(client: TestClient) -> None:

@@ -246,10 +246,10 @@ def test_bad_frames_of_a_replay_are_skipped_and_counted(
     script, folder = replay
     damaged = tmp_path / "damaged"
     shutil.copytree(folder, damaged)
-    images = sorted(p for p in damaged.iterdir() if p.suffix == ".png")
+    images = sorted(p for p in damaged.iterdir() if p.suffix in (".png", ".jpg"))
     middle = images[len(images) // 2]
-    (damaged / (middle.stem + "a.png")).write_bytes(b"")
-    (damaged / (middle.stem + "b.png")).write_bytes(b"\x89PNG not really" * 50)
+    (damaged / (middle.stem + "a.jpg")).write_bytes(b"")
+    (damaged / (middle.stem + "b.jpg")).write_bytes(b"\xff\xd8 not really" * 50)
     start(station, script)
     assert attach(station, "t1", str(damaged), stable_frames=fixtures.STABLE) > 0
     assert scores(station) == script["final_scores"]

@@ -81,6 +81,10 @@ class ArrivingLink:
     def send_command(self, name: str, **arguments: int) -> int | None:
         return self.link.send_command(name, **arguments)
 
+    @property
+    def status(self) -> Any:
+        return self.link.status
+
     def poll(self) -> list[frames.Frame]:
         found = self.link.poll()
         stamps = [f.board_us for f in found if f.kind in (frames.SAMPLE_IMU, frames.SAMPLE_LOAD)]
@@ -120,11 +124,11 @@ def test_a_live_cameras_positions_arrive_on_the_drone_clock(
 
     # The camera (vision stubbed: each "frame" is the stable mats it shows) sees the drone
     # on cards 0, 1, 2 at these host times, its clock the same host clock.
-    def watch(found: Iterable[Any], reader: Any, stable: int) -> Iterator[dict[str, Any]]:
-        for index, mats in enumerate(found):
-            yield {"frame": index, "mats": mats}
+    def stable_readings(found: Iterable[Any], reader: Any,
+                        stabilizer: Any) -> Iterator[tuple[int, Any]]:
+        yield from enumerate(found)
 
-    monkeypatch.setattr("station.live.camera.watch", watch)
+    monkeypatch.setattr("station.live.camera.stable_readings", stable_readings)
     layout = camera_layout("pick-n-packers", ["Ana", "Ben", "Cas"])
     seen = [(0.5, 0), (5.0, 1), (9.2, 2)]  # board seconds
     bridge.forward_positions(None)  # this drone source is done: the camera hands on itself
@@ -154,8 +158,8 @@ def camera_source(layout: Any, seen: list[tuple[float, int]],
 
 def test_without_a_drone_frame_the_camera_keeps_its_own_clock(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("station.live.camera.watch", lambda found, reader, stable: (
-        {"frame": index, "mats": mats} for index, mats in enumerate(found)))
+    monkeypatch.setattr("station.live.camera.stable_readings",
+                        lambda found, reader, stabilizer: enumerate(found))
     layout = camera_layout("pick-n-packers", ["Ana", "Ben", "Cas"])
     camera = camera_source(layout, [(2.5, 3)], ClockBridge())  # no drone frame came
     assert [item.observation for item in camera
@@ -165,8 +169,8 @@ def test_without_a_drone_frame_the_camera_keeps_its_own_clock(
 
 def test_a_live_cameras_positions_reach_the_table_in_time_order_with_the_drones_events(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("station.live.camera.watch", lambda found, reader, stable: (
-        {"frame": index, "mats": mats} for index, mats in enumerate(found)))
+    monkeypatch.setattr("station.live.camera.stable_readings",
+                        lambda found, reader, stabilizer: enumerate(found))
     bridge = ClockBridge()
     link = ArrivingLink(SIM_3)
     drone = DroneSource(SIM_3, link=link, monotonic=link.monotonic, bridge=bridge, offset=100.0)
