@@ -817,15 +817,17 @@ def _plane_fit(positions: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
-                     config: ReaderConfig = DEFAULT_CONFIG) -> np.ndarray:
+                     config: ReaderConfig = DEFAULT_CONFIG,
+                     tag_cells: set[tuple[int, int]] | frozenset = frozenset()) -> np.ndarray:
     """A tags mat's labels with each ``.`` cell unlike the mat's own empty cells read again.
 
     The printed grey is the same everywhere on one mat, so the mat's own empty cells
     tell what ``.`` looks like in this photo far better than the spec's grey does:
     their mean CIELAB look, a plane across the mat (a lamp's gradient), and how far
     they lie from it. A cell farther than that spread allows (``unlike_empty_*``)
-    is a piece (``X``) or, nearer, ``?``: a pale piece whose artwork is a few
-    levels from the grey passes the spec's tests for ``.`` but not the mat's own.
+    is a piece (``X``) or, nearer or beside a ``?`` (a hand's edge looks so too),
+    ``?``: a pale piece whose artwork is a few levels from the grey passes the
+    spec's tests for ``.`` but not the mat's own.
     Only cells read ``.`` in plain light (``first``: the first reading's labels)
     are compared, and lightness counts a third as much as the tint: a shadow's edge
     darkens the grey, it does not tint it.
@@ -849,11 +851,16 @@ def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
     expected = (np.c_[grid, np.ones(len(grid))] @ plane).reshape(*labels.shape, 3)
     gap = np.linalg.norm(looks - expected, axis=-1)
     typical = max(float(np.median(gap[empty])), 0.2)
-    piece = empty & (gap > config.unlike_empty_piece) & (
-        gap > config.unlike_empty_spread * typical)
-    unsure = empty & ~piece & (gap > config.unlike_empty_unsure) & (
+    unlike = empty & (gap > config.unlike_empty_unsure) & (
         gap > config.unlike_empty_unsure_spread * typical)
-    return np.where(piece, "X", np.where(unsure, "?", labels))
+    # beside a cell already unknown (a hand, a held card) it is that hand's edge as likely;
+    # a tag's own cell is a piece, not unknown
+    unknown = labels == "?"
+    for row, col in tag_cells:
+        unknown[row, col] = False
+    piece = unlike & (gap > config.unlike_empty_piece) & (
+        gap > config.unlike_empty_spread * typical) & ~_neighbours(unknown)
+    return np.where(piece, "X", np.where(unlike, "?", labels))
 
 
 def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
@@ -889,7 +896,7 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     ring = border_shade(normalised, spec, ppc, _WHITE * gain, config)
     labels = read_in_shade(reading, ring, spec, config)
     if spec.kind != "colour" and empty_look is None:
-        labels = unlike_the_empty(labels, pixels, reading.labels, config)
+        labels = unlike_the_empty(labels, pixels, reading.labels, config, tag_cells)
     entry = _entry_cells(spec, crossed, set(hidden_corners))
     known = _with_seen_empty(references, pixels, labels)
     labels = np.where(intruded_cells(pixels, intruder, entry, known, config), "?", labels)
