@@ -46,7 +46,7 @@ from devkit.hardware.fixtures import CALIBRATION
 from firmware import frames
 from hardware.capture import GRAVITY
 from hardware.link import DroneLink
-from hardware.paced import PacedBoard
+from hardware.paced import BoardLink, PacedBoard
 from hardware.samples import Samples
 from hardware.simulate import SimulationOptions, simulate_challenge
 from station.live.drone import DroneSource
@@ -86,7 +86,7 @@ class EveningBoard:
         return self.written
 
     def link(self) -> DroneLink:
-        return _BoardLink(self)
+        return BoardLink(self)
 
     def write_next(self, port) -> None:
         if self.before_write is not None:
@@ -151,19 +151,6 @@ class EveningBoard:
     def _add(self, at: float, kind: int, board_us: int, payload: bytes) -> None:
         self._pending.append((at, frames.encode_frame(kind, self._seq, board_us, payload)))
         self._seq = (self._seq + 1) & 0xFFFF
-
-
-class _BoardLink(DroneLink):
-    """The host's link over ``loop://``; the board writes before each poll."""
-
-    def __init__(self, board: EveningBoard) -> None:
-        super().__init__("loop://", read_timeout=0, monotonic=board.monotonic)
-        self.board = board
-
-    def poll(self) -> list[frames.Frame]:
-        if self._serial is not None:
-            self.board.write_next(self._serial)
-        return super().poll()
 
 
 def resident_mb() -> float:

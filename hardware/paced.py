@@ -67,7 +67,7 @@ class PacedBoard:
 
     def link(self) -> DroneLink:
         """The host's link to this board, over ``loop://``."""
-        return _PacedLink(self)
+        return BoardLink(self)
 
     def write_next(self, port: Any) -> None:
         """Write the next ``step_s`` of the stream to ``port`` (set :attr:`stop` at the end)."""
@@ -82,10 +82,14 @@ class PacedBoard:
             self.stop.set()
 
 
-class _PacedLink(DroneLink):
-    """A :class:`DroneLink` over ``loop://`` whose board writes before each poll."""
+class BoardLink(DroneLink):
+    """A :class:`DroneLink` over ``loop://`` whose board writes before each poll.
 
-    def __init__(self, board: PacedBoard) -> None:
+    ``board``: anything with ``write_next(port)`` and ``monotonic()`` (the host's clock
+    as the board paces it), e.g. a :class:`PacedBoard`.
+    """
+
+    def __init__(self, board: Any) -> None:
         super().__init__("loop://", read_timeout=0, monotonic=board.monotonic)
         self.board = board
 
