@@ -811,11 +811,6 @@ def read_in_shade(reading: FirstReading, ring: np.ndarray, spec: MatSpec,
 LIGHTNESS_WEIGHT = 1 / 3  # unlike_the_empty: a shadow darkens, artwork tints
 
 
-def _plane_fit(positions: np.ndarray, values: np.ndarray) -> np.ndarray:
-    design = np.c_[positions, np.ones(len(positions))]
-    return np.linalg.lstsq(design, values, rcond=None)[0]
-
-
 def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
                      config: ReaderConfig = DEFAULT_CONFIG,
                      tag_cells: set[tuple[int, int]] | frozenset = frozenset()) -> np.ndarray:
@@ -836,20 +831,17 @@ def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
     if empty.sum() < config.unlike_empty_min_cells:
         return labels
     looks = to_lab(pixels.mean(axis=2)) * np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
-    rows, cols = np.nonzero(empty)
-    positions = np.c_[rows, cols].astype(np.float64)
-    values = looks[empty].astype(np.float64)
+    cells = np.indices(labels.shape).reshape(2, -1).T
+    basis = np.column_stack([np.ones(len(cells)), cells]).reshape(*labels.shape, 3)
+    positions, values = cells[empty.reshape(-1)], looks[empty]
     kept = np.ones(len(values), bool)
     for _ in range(2):  # refit without the cells far from the first fit (a piece read .)
-        plane = _plane_fit(positions[kept], values[kept])
-        gaps = np.linalg.norm(values - np.c_[positions, np.ones(len(positions))] @ plane, axis=1)
-        typical = float(np.median(gaps[kept]))
-        kept = gaps <= max(3 * typical, 1.0)
+        expected = basis @ _plane(positions[kept], values[kept]).T  # the fit on every cell
+        gap = np.linalg.norm(looks - expected, axis=-1)
+        typical = float(np.median(gap[empty][kept]))
+        kept = gap[empty] <= max(3 * typical, 1.0)
         if kept.sum() < config.unlike_empty_min_cells:
             return labels
-    grid = np.indices(labels.shape).reshape(2, -1).T.astype(np.float64)
-    expected = (np.c_[grid, np.ones(len(grid))] @ plane).reshape(*labels.shape, 3)
-    gap = np.linalg.norm(looks - expected, axis=-1)
     typical = max(float(np.median(gap[empty])), 0.2)
     unlike = empty & (gap > config.unlike_empty_unsure) & (
         gap > config.unlike_empty_unsure_spread * typical)
