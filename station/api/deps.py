@@ -30,7 +30,7 @@ NEEDS_TOKEN = ("writes need the organiser's token: send 'Authorization: Bearer T
                "(in a browser: sign in at /sign-in)")
 NO_TOKEN_YET = ("writes need the organiser's token, and none is issued yet: run "
                 "'packref token --new' at the station's own terminal")
-# Declares the organiser's token in the OpenAPI description; the check is require_organiser's.
+# Declares the organiser's token in the OpenAPI description; the check is organiser_author's.
 ORGANISER_TOKEN = HTTPBearer(auto_error=False, scheme_name="organiser",
                              description="The organiser's token (writes only)")
 
@@ -74,15 +74,19 @@ def build_services(settings: Settings, clock: Clock | None = None,
     return Services(settings, database, store, station, hub, clock, advisor)
 
 
-def get_services(request: Request) -> Services:
+# The dependencies below are ``async def`` because each does next to nothing and never
+# blocks: FastAPI runs a plain ``def`` dependency in its thread pool, a hand-over to a
+# worker thread and back for every one of them on every request (about a third of the
+# event loop's time per request under load; benchmarks/station_ws.py ``--load``).
+async def get_services(request: Request) -> Services:
     return request.app.state.services
 
 
-def get_ws_services(websocket: WebSocket) -> Services:
+async def get_ws_services(websocket: WebSocket) -> Services:
     return websocket.app.state.services
 
 
-def get_station(services: Annotated[Services, Depends(get_services)]) -> Station:
+async def get_station(services: Annotated[Services, Depends(get_services)]) -> Station:
     return services.station
 
 
@@ -99,11 +103,9 @@ def bearer_token(request: Request) -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def require_organiser(request: Request,
-                      services: Annotated[Services, Depends(get_services)],
-                      _declared: Annotated[HTTPAuthorizationCredentials | None,
-                                           Depends(ORGANISER_TOKEN)] = None) -> str:
-    """The author of a write: the organiser's token is required; names come from a header."""
+def organiser_author(request: Request, services: Services) -> str:
+    """The author of a write by the organiser's token (401 without it); names come from
+    a header."""
     token = services.settings.token
     if not token.accepts(bearer_token(request)):
         raise HTTPException(
@@ -113,15 +115,23 @@ def require_organiser(request: Request,
     return f"organiser:{name}" if name else "organiser"
 
 
-def organiser_reading(request: Request,
-                      services: Annotated[Services, Depends(get_services)],
-                      _declared: Annotated[HTTPAuthorizationCredentials | None,
-                                           Depends(ORGANISER_TOKEN)] = None) -> bool:
+async def require_organiser(request: Request,
+                            services: Annotated[Services, Depends(get_services)],
+                            _declared: Annotated[HTTPAuthorizationCredentials | None,
+                                                 Depends(ORGANISER_TOKEN)] = None) -> str:
+    """The author of a write: the organiser's token is required; names come from a header."""
+    return organiser_author(request, services)
+
+
+async def organiser_reading(request: Request,
+                            services: Annotated[Services, Depends(get_services)],
+                            _declared: Annotated[HTTPAuthorizationCredentials | None,
+                                                 Depends(ORGANISER_TOKEN)] = None) -> bool:
     """Whether a read comes from the organiser (who sees the whole record): true with the
     organiser's token, false with none; a wrong token is refused as for a write."""
     if bearer_token(request) is None:
         return False
-    require_organiser(request, services)
+    organiser_author(request, services)
     return True
 
 

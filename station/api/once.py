@@ -81,12 +81,13 @@ class Once:
                          jsonable_encoder(answer), self.services.clock)
 
 
-def idempotency(request: Request, services: ServicesDep,
-                key: Annotated[str | None, Header(
-                    alias=HEADER, pattern=KEY_PATTERN,
-                    description="a key of the client's choosing (1-200 printable characters, "
-                    "e.g. a UUID): the write sent again with it is answered as the first "
-                    "time and stores nothing twice")] = None) -> Once:
+async def idempotency(request: Request, services: ServicesDep,
+                      key: Annotated[str | None, Header(
+                          alias=HEADER, pattern=KEY_PATTERN,
+                          description="a key of the client's choosing (1-200 printable "
+                          "characters, e.g. a UUID): the write sent again with it is answered "
+                          "as the first time and stores nothing twice")] = None) -> Once:
+    # async: nothing here blocks, and a plain def would cost a trip to the thread pool
     return Once(key, request, services)
 
 

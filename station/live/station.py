@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections import deque
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules import Action, State
@@ -23,14 +25,31 @@ from station.live.table import LiveTable, game_start_state
 from station.store import Event, EventStore, StoreConflict
 from station.store.clock import epoch_seconds
 from station.store.events import slugify, valid_id
+from station.store.receipts import Receipt, pending_receipt
 
 Plan = Callable[[LiveTable], list[tuple[str, dict[str, Any]]]]
 RETRIES = 3
+#: The most queued writes stored together (one transaction, one snapshot sent).
+BATCH_LIMIT = 64
 log = logging.getLogger("packref.station")
 
 
 class UnknownTable(LookupError):
     """No table has that id."""
+
+
+@dataclass(eq=False)
+class _Pending:
+    """A write waiting for its table: what it would write, and, once done, its events
+    or its error. ``alone``: a batch it was in failed, it is written on its own."""
+
+    plan: Plan
+    author: str
+    receipt: Receipt | None
+    stored: list[Event] | None = None
+    error: BaseException | None = None
+    done: bool = False
+    alone: bool = False
 
 
 class Station:
@@ -42,6 +61,7 @@ class Station:
         self.hub = hub or Hub()
         self._tables: dict[str, LiveTable] = {}
         self._locks: dict[str, threading.RLock] = {}
+        self._queues: dict[str, deque[_Pending]] = {}  # writes waiting for each table
         self._guard = threading.Lock()
         #: A copy's catalogue per game (``serve --catalogue``), for every game started here.
         self.catalogues: dict[str, dict[str, Any]] = dict(catalogues or {})
@@ -225,6 +245,80 @@ class Station:
         return self._write(table_id, lambda t: t.plan_hints(on), author)
 
     def _write(self, table_id: str, plan: Plan, author: str) -> list[Event]:
+        """Decide, store and take in one write; the table's snapshot then goes out.
+
+        Writes to one table wait for each other (its lock). Under load the one that gets
+        the lock takes every write queued behind it too (:meth:`_write_queued`): each is
+        decided on the view the ones before it left, all are stored in one transaction,
+        and one snapshot goes out for them all. A write that waits finds it was done.
+        """
+        if self.store.spool is not None:  # a hub's station spools: its writes go one by one
+            return self._write_one(table_id, plan, author)
+        pending = _Pending(plan, author, pending_receipt())
+        queue = self._queue(table_id)
+        queue.append(pending)
+        with self._lock(table_id):
+            if not pending.done:
+                if pending.alone:
+                    return self._write_one(table_id, plan, author)
+                self._write_queued(table_id, queue, pending)
+        if pending.error is not None:
+            raise pending.error
+        assert pending.stored is not None
+        return pending.stored
+
+    def _queue(self, table_id: str) -> deque[_Pending]:
+        with self._guard:
+            return self._queues.setdefault(table_id, deque())
+
+    def _write_queued(self, table_id: str, queue: deque[_Pending], own: _Pending) -> None:
+        """The writes queued for the table, its lock held, until ``own`` is done: alone (as
+        any write) when it is the only one; else up to ``BATCH_LIMIT`` together. If writing
+        them together fails for any reason, nothing of it is stored and each is written
+        alone again (by its own thread: so a refusal or a fault is its own answer)."""
+        while not own.done and not own.alone:
+            batch = [queue.popleft() for _ in range(min(len(queue), BATCH_LIMIT))]
+            if not batch or (len(batch) == 1 and batch[0] is own):
+                break
+            try:
+                live = self._write_together(table_id, batch)
+            except Exception:
+                self._tables.pop(table_id, None)  # the view took what was not stored
+                for pending in batch:  # as if never tried together
+                    pending.alone, pending.error, pending.stored = True, None, None
+                continue
+            self.broadcast(live)  # after the commit: nothing here may write them again
+        if not own.done:
+            own.done = True
+            try:
+                own.stored = self._write_one(table_id, own.plan, own.author)
+            except BaseException as error:
+                own.error = error
+
+    def _write_together(self, table_id: str, batch: list[_Pending]) -> LiveTable:
+        """Decide each write on the view the ones before it left and store them all in one
+        transaction; a write its plan refuses gets its error, the others go on."""
+        live = self.table(table_id)
+        live.writable()  # a quarantined table is read-only
+        taken: list[tuple[_Pending, list[Event]]] = []
+        with self.store.appending(table_id, expected_last=live.last_seq) as appending:
+            for pending in batch:
+                try:
+                    events = pending.plan(live)
+                except Exception as error:
+                    pending.error = error
+                    continue
+                stored = appending.add(events, pending.author, pending.receipt)
+                for event in stored:
+                    live.take(event)
+                taken.append((pending, stored))
+        for pending, stored in taken:
+            pending.stored = stored
+        for pending in batch:
+            pending.done = True
+        return live
+
+    def _write_one(self, table_id: str, plan: Plan, author: str) -> list[Event]:
         with self._lock(table_id):
             for attempt in range(RETRIES):
                 live = self.table(table_id)

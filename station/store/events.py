@@ -8,7 +8,8 @@ event; a correction is a new event.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -20,7 +21,7 @@ from station.jsonin import clipped
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
 from station.store.models import EventRow, MatchRow, TableRow, TournamentRuleRow
-from station.store.receipts import pending_receipt
+from station.store.receipts import Receipt, pending_receipt
 from station.store.spool import Spool, hub_copy
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -28,6 +29,28 @@ _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 #: 32 levels; one stored before it did (hundreds deep) is clipped here, where every reader
 #: gets it, so no answer carrying it fails to encode and its table stays readable.
 READABLE_DEPTH = 64
+
+
+class Appending:
+    """The writes of one :meth:`EventStore.appending` transaction, added one by one."""
+
+    def __init__(self, store: EventStore, session: Any, table_id: str, last: int) -> None:
+        self.store, self.session, self.table_id, self.last = store, session, table_id, last
+        self.receipts: list[Receipt] = []
+
+    def add(self, events: Sequence[tuple[str, dict[str, Any]]], author: str,
+            receipt: Receipt | None = None) -> list[Event]:
+        """Number ``events`` after the last added and add them (and ``receipt``, the
+        answer this write gives) to the transaction; they are stored at its end."""
+        rows = self.store._rows(self.table_id, events, author, self.last)
+        self.last += len(rows)
+        self.session.add_all(rows)
+        stored = [_event(row) for row in rows]
+        if receipt is not None:
+            answer = {"events": [event.to_json() for event in stored]}
+            self.session.add(receipt.row(answer, self.store.clock))
+            self.receipts.append(receipt)
+        return stored
 
 
 class StoreConflict(Exception):
@@ -215,6 +238,27 @@ class EventStore:
         if receipt is not None:
             receipt.kept = True
         return [_event(row) for row in rows]
+
+    @contextmanager
+    def appending(self, table_id: str, expected_last: int) -> Iterator[Appending]:
+        """Several writes to one table in one transaction (the station's queued writes,
+        :meth:`~station.live.station.Station.observe` under load): each
+        :meth:`Appending.add` numbers its events after the last one added and returns
+        them at once, so the next write can be decided on them; all are committed at the
+        end of the block, or none. :class:`StoreConflict` if the table moved on from
+        ``expected_last`` (another writer). Not for a station with a spool: those write
+        one by one (:meth:`append`)."""
+        try:
+            with self.database.session() as session:
+                last = self._last_seq(session, table_id)
+                if last != expected_last:
+                    raise StoreConflict(f"table {table_id!r} moved on to event {last}")
+                batch = Appending(self, session, table_id, last)
+                yield batch
+        except IntegrityError:
+            raise StoreConflict(f"table {table_id!r} was written by someone else") from None
+        for receipt in batch.receipts:
+            receipt.kept = True
 
     def _append_locally(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
                         author: str, expected_last: int | None) -> list[Event]:
