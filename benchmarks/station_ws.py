@@ -231,7 +231,13 @@ async def stored_once(api: httpx.AsyncClient, table: str) -> Counter[int]:
         after = page[-1]["seq"]
 
 
-async def run_load(url: str, arguments: argparse.Namespace) -> dict[str, Any]:
+def cpu_seconds(pid: int) -> float:
+    """The user and system CPU time process ``pid`` has used (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run_load(url: str, arguments: argparse.Namespace, pid: int) -> dict[str, Any]:
     tables = [f"load-{index}" for index in range(arguments.tables)]
     limits = httpx.Limits(max_connections=arguments.in_flight)
     async with httpx.AsyncClient(base_url=url, headers=AUTH, timeout=60, limits=limits) as api:
@@ -252,11 +258,12 @@ async def run_load(url: str, arguments: argparse.Namespace) -> dict[str, Any]:
             await asyncio.sleep(0.05)
         sent: list[tuple[str, int, float, int]] = []
         failures: list[str] = []
-        began = time.monotonic()
+        began, cpu_began = time.monotonic(), cpu_seconds(pid)
         offered, skipped = await offer(api, tables, arguments.rate, arguments.seconds,
                                        arguments.in_flight, sent, failures)
         elapsed = time.monotonic() - began
         await asyncio.sleep(2.0)  # the last updates on their way
+        server_cpu = cpu_seconds(pid) - cpu_began
         stop.set()
         await asyncio.gather(*watchers)
         counts = [await stored_once(api, table) for table in tables]
@@ -270,6 +277,8 @@ async def run_load(url: str, arguments: argparse.Namespace) -> dict[str, Any]:
             "offered": offered, "not_sent_bound": skipped, "failed": len(failures),
             "failures": dict(Counter(failures)), "acknowledged": len(sent),
             "acknowledged_per_s": round(len(sent) / elapsed, 1),
+            "elapsed_s": round(elapsed, 1),
+            "server_cpu_ms_per_reading": round(1000 * server_cpu / max(1, len(sent)), 2),
             "stored_exactly_once": all(stored[key] == 1 for key in acknowledged),
             "stored_twice_or_more": sum(1 for key in acknowledged if stored[key] > 1),
             "missing": sum(1 for key in acknowledged if stored[key] == 0),
@@ -295,7 +304,7 @@ def measure_load(arguments: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="packref-bench-") as data:
         process, url = start_station(Path(data))
         try:
-            figures = asyncio.run(run_load(url, arguments))
+            figures = asyncio.run(run_load(url, arguments, process.pid))
         finally:
             process.terminate()
             process.wait(timeout=10)
@@ -309,11 +318,15 @@ def measure_load(arguments: argparse.Namespace) -> None:
     figures["reference_ms"] = round(ref * 1000, 1)
     print(f"{figures['tables']} tables, {figures['watchers']} watchers, "
           f"{figures['rate_offered']:g}/s offered for {figures['seconds']:g} s: "
-          f"{figures['acknowledged']} of {figures['offered']} acknowledged "
-          f"({figures['acknowledged_per_s']}/s; {figures['not_sent_bound']} not sent, "
+          f"{figures['acknowledged']} of {figures['offered']} acknowledged in "
+          f"{figures['elapsed_s']:g} s ({figures['acknowledged_per_s']}/s; "
+          f"{figures['not_sent_bound']} not sent, "
           f"{figures['failed']} failed); POST -> WebSocket p50 {figures.get('p50_ms')} ms, "
           f"p95 {figures.get('p95_ms')} ms ({figures.get('p95_ref')} ref); stored exactly "
-          f"once: {figures['stored_exactly_once']}", file=sys.stderr)
+          f"once: {figures['stored_exactly_once']}; the station's CPU "
+          f"{figures['server_cpu_ms_per_reading']} ms a reading "
+          f"({figures['server_cpu_ms_per_reading'] / figures['reference_ms']:.3f} ref)",
+          file=sys.stderr)
     print(json.dumps(figures))
 
 

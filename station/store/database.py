@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
+import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,6 +41,7 @@ class Database:
         self.engine = engine
         self.origin = origin  # names this station's writes in the hub's announcements
         self._sessions = sessionmaker(engine, expire_on_commit=False)
+        self._write_turn = threading.Lock() if engine.dialect.name == "sqlite" else None
         self.schema: SchemaVersions | None = None  # set once the schema is made or upgraded
 
     def __repr__(self) -> str:
@@ -54,6 +56,23 @@ class Database:
         """A session whose work is committed at the end, or rolled back on error."""
         with self._sessions() as session, session.begin():
             yield session
+
+    @contextmanager
+    def writing(self) -> Iterator[Session]:
+        """:meth:`session` for a write. On SQLite this process's writers take turns here:
+        SQLite lets one writer in at a time and makes the others sleep and try again (up
+        to 100 ms a try), so eight tables written at once spent most of their time asleep
+        with the processor idle (benchmarks/station_ws.py ``--load``). A writer that has
+        not had its turn within the busy timeout goes on without it (SQLite's own wait
+        then answers, as it would without the turns: a write held up by another program)."""
+        turn = self._write_turn.acquire(timeout=BUSY_TIMEOUT_MS / 1000) \
+            if self._write_turn is not None else False
+        try:
+            with self.session() as session:
+                yield session
+        finally:
+            if turn:
+                self._write_turn.release()
 
     def new_session(self) -> Session:
         """A session whose caller commits (used per API request)."""

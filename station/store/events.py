@@ -223,7 +223,7 @@ class EventStore:
     def _append_to_hub(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
                        author: str, expected_last: int | None) -> list[Event]:
         try:
-            with self.database.session() as session:
+            with self.database.writing() as session:
                 last = self._last_seq(session, table_id)
                 if expected_last is not None and last != expected_last:
                     raise StoreConflict(f"table {table_id!r} moved on to event {last}")
@@ -249,7 +249,7 @@ class EventStore:
         ``expected_last`` (another writer). Not for a station with a spool: those write
         one by one (:meth:`append`)."""
         try:
-            with self.database.session() as session:
+            with self.database.writing() as session:
                 last = self._last_seq(session, table_id)
                 if last != expected_last:
                     raise StoreConflict(f"table {table_id!r} moved on to event {last}")
