@@ -14,9 +14,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from station.api.deps import OrganiserReadDep, ServicesDep, SessionDep, StationDep
+from station.api.deps import OrganiserReadDep, ServicesDep, SessionDep, StationDep, TokenDep
 from station.api.models import GameId, TournamentId
-from station.games import describe_action, game_records
+from station.games import board_moves, describe_action, game_records, pictured_outcomes
 from station.live.advisor import public_message
 from station.live.public import public_legal_actions
 from station.live.station import Station
@@ -128,6 +128,32 @@ def legal_choices(request: Request, table_id: str, station: StationDep,
     found = [choice for choice in said if matching(choice[0], q)]
     return _render(request, "_legal_choices.html", choices=found[:LEGAL_CHOICES],
                    total=len(actions), matched=len(found), query=q.strip())
+
+
+@router.get("/tables/{table_id}/board-entry")
+def board_entry(table_id: str, station: StationDep, _organiser: TokenDep) -> dict[str, Any]:
+    """The table page's move entry by the board (tap_move.js): every legal action now as
+    its taps — piece, place, turn, then — with each choice's words and picture
+    (:func:`station.games.tapping.board_entry`). The organiser's only: a hand's cards are
+    among the pieces, and entering a move needs the token anyway."""
+    live = station.table(table_id)
+    state = None if live.current is None else live.current.state
+    if state is None or state.is_over() or state.is_chance():
+        return {"seq": live.last_seq, "player": "", "steps": [], "choices": {}, "moves": [],
+                "untapped": 0}
+    return {"seq": live.last_seq, **board_moves(state, state.legal_actions())}
+
+
+@router.get("/tables/{table_id}/reveal-choices")
+def reveal_choices(table_id: str, station: StationDep, _organiser: TokenDep) -> dict[str, Any]:
+    """The reveal picker's pictures: the table's legal chance outcomes now, each with its
+    component drawn and said by the catalogue (:func:`station.games.pictured_outcomes`);
+    the organiser's only, as the outcomes are (what is not on it tells a hand)."""
+    live = station.table(table_id)
+    state = None if live.current is None else live.current.state
+    outcomes = [] if state is None or state.is_over() else state.chance_outcomes()
+    return {"seq": live.last_seq, "outcomes": [] if state is None else
+            pictured_outcomes(state, outcomes)}
 
 
 @router.get("/tables/{table_id}/projector", response_class=HTMLResponse)
