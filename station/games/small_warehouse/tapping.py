@@ -43,7 +43,7 @@ def _card_said(warehouse: SmallWarehouseState, source: str, card: str,
     """"supply card 2 (A, A, C, D, D and C)", "the card in the hand (…)", "a card not seen
     yet, from the supply or the hand (…)": where it lies and what it holds, never its id."""
     holds = card_words(squares)
-    if source == "supply":
+    if source == "supply" and card in warehouse.supply_cards():
         return f"supply card {warehouse.supply_cards().index(card) + 1} ({holds})"
     if source == "hand" and card in warehouse.data["hands"][warehouse.current_player() or 0]:
         return f"the card in the hand ({holds})"

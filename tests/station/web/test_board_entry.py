@@ -24,7 +24,9 @@ from tests.station.test_browser import axe_script, axe_violations, served
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1366, "height": 768},
          "projector": {"width": 1920, "height": 1080}}
-WIDE = """() => Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8).map((e) => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+WIDE = """() => Array.from(document.querySelectorAll('body *'))
+  .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 8)
+  .map((e) => e.tagName + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))"""
 NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth + 1"
 
 
