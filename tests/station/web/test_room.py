@@ -157,6 +157,7 @@ def test_the_tournament_projector_opens_on_the_rounds_live_tables(station_url: s
             assert min(tile["names"] + tile["players"]) >= 27, tile
             assert min(tile["totals"]) >= 40, tile
         expect(page.locator("#pairings")).to_be_hidden()
+        assert axe_violations(page, axe_script()) == []
         page.clock.run_for(20_500)  # then the pairings, then the standings
         expect(slide).to_be_hidden()
         expect(page.locator("#pairings")).to_be_visible()
