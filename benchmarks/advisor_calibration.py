@@ -1,26 +1,29 @@
 """Are the win chances the pages show worth trusting? A reliability table per game, and the
 time to a shown estimate on one core.
 
-Run: .venv/bin/python benchmarks/advisor_calibration.py [--positions 500] [--only GAME]
-     [--max-playouts 512] [--minutes 4]
+Run: .venv/bin/python benchmarks/advisor_calibration.py [--positions 500] [--per-game 5]
+     [--only GAME] [--max-playouts N] [--cpu-minutes 3.7]
 
 For each game (at its smallest player count, at least two), ``--positions`` positions are
-made on the fly: a seeded game played by the engine's random play (``rules.playout``) to a
-random point after the first move. The advisor (``rules.advice.lookahead.Advisor``, the one
-the station's worker runs) studies each position with 16, 32, 64 ... playouts until the
-estimate may be shown (``station.advice.credible_chances``: every player's 95 % Wilson
-interval at most ``CREDIBLE_WIDTH`` wide) or ``--max-playouts`` is reached. A shown
-estimate names a favoured player (the highest chance); the game is then played on from the
-true position (the hidden cards as they really lie) by the advisor's own rollout policy, as
-stand-in players, and the favoured player's win (a shared win its fraction) is recorded.
+made on the fly, ``--per-game`` of them from each simulated game: a seeded game played by
+the engine's random play (``rules.playout``) to its end, and positions taken at distinct
+random points of it after the first move. The advisor (``rules.advice.lookahead.Advisor``,
+the one the station's worker runs) studies each position with 16, 32, 64 ... playouts
+until the estimate may be shown (``station.advice.credible_chances``: every player's 95 %
+Wilson interval at most ``CREDIBLE_WIDTH`` wide) or the game's playout cap is reached
+(``PLAYOUT_CAPS``: fewer where a playout is slow, so that 500 positions fit in minutes;
+``--max-playouts`` sets one cap for all). The estimate names a favoured player (the
+highest chance); the game is then played on from the true position (the hidden cards as
+they really lie) by the advisor's own rollout policy, as stand-in players, and the
+favoured player's win (a shared win its fraction) is recorded.
 
-Prints, per game: the reliability table (shown chance of the favoured player in 10-point
-bins: positions, mean shown chance, how often the favoured player won), how many positions
-were shown at all, and the median CPU time (``time.process_time``: one core, fair on a
-shared machine) and playouts to the first shown estimate, in seconds and in reference
-units (``benchmarks/reference.py``, timed in the same run), beside the station's advice
-budget (``station.config.ADVICE_SECONDS``). ``--minutes`` caps each game's run: a slow
-game stops early and says how many positions it got through.
+Prints, per game: two reliability tables — every position's last estimate, and the shown
+ones only — (the favoured player's chance in 10-point bins: positions, mean chance, how
+often the favoured player won), and the median CPU time (``time.process_time``: one core,
+fair on a shared machine) and playouts to the first shown estimate, in seconds and in
+reference units (``benchmarks/reference.py``, timed in the same run), beside the station's
+advice budget (``station.config.ADVICE_SECONDS``). ``--cpu-minutes`` caps each game's CPU
+time: a game that runs out says how many positions it got through.
 """
 
 from __future__ import annotations
@@ -44,6 +47,9 @@ from station.config import ADVICE_SECONDS
 GAMES = ("small-warehouse", "pick-n-packers", "moving-day", "removal")
 FIRST_PLAYOUTS = 16
 MAX_STEPS = 5_000
+#: Each game's most playouts a position (the advisor's, over all its candidate moves): a
+#: Moving Day or Removal playout costs several times a Small Warehouse one (docs/advisor.md).
+PLAYOUT_CAPS = {"small-warehouse": 32, "pick-n-packers": 64, "moving-day": 16, "removal": 16}
 
 
 @dataclass
@@ -52,47 +58,54 @@ class Calibration:
 
     game: str
     tried: int = 0
+    every: list[tuple[float, float]] = field(default_factory=list)  # (chance, won), all
     shown: list[tuple[float, float]] = field(default_factory=list)  # (chance, won)
+    cpu: float = 0.0  # CPU seconds the game's positions took, play-ons included
     seconds: list[float] = field(default_factory=list)  # CPU time to the shown estimate
     playouts: list[int] = field(default_factory=list)
 
 
-def random_position(game_name: str, seed: int) -> State:
-    """A seeded game of ``game_name`` played randomly to a random point after the first move
-    and before the end."""
+def random_positions(game_name: str, seed: int, count: int) -> list[State]:
+    """``count`` positions (fewer in a short game) of one seeded game of ``game_name``
+    played randomly to its end: at distinct random points after the first move and before
+    the end, in the order played."""
     game = get_game(game_name)
     players = ["Ana", "Ben", "Cas", "Dee"][:max(2, game.min_players)]
     rng = random.Random(seed)
     whole = game.new_game(players, seed=seed)
-    steps = []
+    steps, moves = [], []
     while not whole.is_over() and len(steps) < MAX_STEPS:
         action = random_step(whole, rng)
         whole.apply(action)
         steps.append(action)
-    state = game.new_game(players, seed=seed)
-    stop = rng.randint(1, max(1, len(steps) - 1))
-    for action in steps[:stop]:
-        state.apply(action)
-    while moves_made(state) == 0 and not state.is_over():  # after the first move
-        state.apply(random_step(state, rng))
-    return state
+        moves.append(moves_made(whole))
+    after_first = [stop for stop in range(1, len(steps)) if moves[stop - 1] > 0]
+    stops = sorted(rng.sample(after_first, min(count, len(after_first))))
+    positions, state, done = [], game.new_game(players, seed=seed), 0
+    for stop in stops:
+        for action in steps[done:stop]:
+            state.apply(action)
+        done = stop
+        positions.append(state.clone())
+    return positions
 
 
 def study(game_name: str, state: State, seed: int, most: int
-          ) -> tuple[dict[str, float], float, int] | None:
-    """The first shown estimate of ``state`` (chances, CPU seconds, playouts), or None."""
-    playouts = FIRST_PLAYOUTS
-    while playouts <= most:
+          ) -> tuple[dict[str, float], bool, float, int]:
+    """The first shown estimate of ``state``, else the last one at ``most`` playouts: its
+    chances, whether it is shown, and the CPU seconds and playouts it took."""
+    playouts, spent = FIRST_PLAYOUTS, 0.0
+    while True:
         started = time.process_time()
         advice = Advisor(game_name).advise(state, random.Random(seed), max_playouts=playouts)
-        seconds = time.process_time() - started
+        spent = time.process_time() - started
         top = advice.actions[0]
         answer = {"win_chances": dict(zip(state.players, top.win_chances, strict=True)),
                   "actions": [{"playouts": top.playouts}]}
-        if credible_chances(answer, moves_made(state))["shown"]:
-            return answer["win_chances"], seconds, playouts
+        shown = credible_chances(answer, moves_made(state))["shown"]
+        if shown or playouts * 2 > most:
+            return answer["win_chances"], shown, spent, playouts
         playouts *= 2
-    return None
 
 
 def played_on(game_name: str, state: State, seed: int) -> State:
@@ -106,44 +119,54 @@ def played_on(game_name: str, state: State, seed: int) -> State:
     raise RuntimeError(f"{game_name} did not end within {MAX_STEPS} steps")
 
 
-def calibrate(game_name: str, positions: int, most: int, minutes: float) -> Calibration:
+def calibrate(game_name: str, positions: int, per_game: int, most: int,
+              cpu_minutes: float) -> Calibration:
     result = Calibration(game_name)
-    deadline = time.perf_counter() + minutes * 60
-    for seed in range(positions):
-        if time.perf_counter() > deadline:
-            break
-        result.tried += 1
-        state = random_position(game_name, seed)
-        if state.is_over():
-            continue
-        found = study(game_name, state, seed, most)
-        if found is None:
-            continue
-        chances, seconds, playouts = found
-        favoured = max(state.players, key=lambda name: chances[name])
-        winners = played_on(game_name, state, seed).winners()
-        won = 1 / len(winners) if favoured in winners else 0.0
-        result.shown.append((chances[favoured], won))
-        result.seconds.append(seconds)
-        result.playouts.append(playouts)
+    began = time.process_time()
+    seed = 0
+    while result.tried < positions and time.process_time() - began < cpu_minutes * 60:
+        for state in random_positions(game_name, seed, per_game)[:positions - result.tried]:
+            if time.process_time() - began >= cpu_minutes * 60:
+                break
+            result.tried += 1
+            chances, shown, seconds, playouts = study(game_name, state, seed, most)
+            favoured = max(state.players, key=lambda name: chances[name])
+            winners = played_on(game_name, state, seed + result.tried).winners()
+            won = 1 / len(winners) if favoured in winners else 0.0
+            result.every.append((chances[favoured], won))
+            if shown:
+                result.shown.append((chances[favoured], won))
+                result.seconds.append(seconds)
+                result.playouts.append(playouts)
+        seed += 1
+    result.cpu = time.process_time() - began
     return result
 
 
-def report(result: Calibration, reference: float) -> None:
-    print(f"\n{result.game}: {result.tried} positions, {len(result.shown)} shown "
-          f"(every 95 % interval at most {CREDIBLE_WIDTH:.2f} wide)")
-    if not result.shown:
-        print("  no estimate reached the threshold within the playouts allowed")
-        return
+def table(pairs: list[tuple[float, float]]) -> None:
+    """The reliability table of (favoured chance, won) pairs, in 10-point bins."""
     print("  shown chance  positions  mean shown  favoured won")
     for low in range(0, 100, 10):
-        inside = [(c, w) for c, w in result.shown if low <= c * 100 < low + 10
+        inside = [(c, w) for c, w in pairs if low <= c * 100 < low + 10
                   or (low == 90 and c == 1.0)]
         if inside:
             mean = statistics.fmean(c for c, _ in inside)
             won = statistics.fmean(w for _, w in inside)
             print(f"  {low:3d}–{low + 10:3d} %   {len(inside):9d}  {mean * 100:9.1f} %"
                   f"  {won * 100:10.1f} %")
+
+
+def report(result: Calibration, reference: float, most: int) -> None:
+    print(f"\n{result.game}: {result.tried} positions in {result.cpu:.0f} s CPU "
+          f"(at most {most} playouts each), {len(result.shown)} shown "
+          f"(every 95 % interval at most {CREDIBLE_WIDTH:.2f} wide)")
+    print(" every position's estimate:")
+    table(result.every)
+    if not result.shown:
+        print("  no estimate reached the threshold within the playouts allowed")
+        return
+    print(" the shown ones:")
+    table(result.shown)
     seconds = statistics.median(result.seconds)
     print(f"  median to a shown estimate: {seconds:.3f} s CPU ({seconds / reference:.1f} ref), "
           f"{statistics.median(result.playouts):.0f} playouts; the station's budget: "
@@ -152,18 +175,22 @@ def report(result: Calibration, reference: float) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=500)
+    parser.add_argument("--positions", type=int, default=500, help="per game")
+    parser.add_argument("--per-game", type=int, default=5,
+                        help="positions taken from each simulated game")
     parser.add_argument("--only", choices=GAMES)
-    parser.add_argument("--max-playouts", type=int, default=512)
-    parser.add_argument("--minutes", type=float, default=4.0, help="at most, per game")
+    parser.add_argument("--max-playouts", type=int, help="one cap for every game")
+    parser.add_argument("--cpu-minutes", type=float, default=3.7, help="at most, per game")
     arguments = parser.parse_args()
     print(reference_line())
     reference = reference_seconds()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for game_name in [arguments.only] if arguments.only else GAMES:
-        report(calibrate(game_name, arguments.positions, arguments.max_playouts,
-                         arguments.minutes), reference)
-    print(f"\nran {time.perf_counter() - started:.0f} s wall")
+        most = arguments.max_playouts or PLAYOUT_CAPS[game_name]
+        report(calibrate(game_name, arguments.positions, arguments.per_game, most,
+                         arguments.cpu_minutes), reference, most)
+    print(f"\nran {time.process_time() - cpu:.0f} s CPU, "
+          f"{time.perf_counter() - started:.0f} s wall")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """Screenshots of the dashboard for the docs: the front, table, projector and tournament pages
-(the tournament's projector view too) and the room's screen at phone (390 × 844), desktop
+(the tournament's projector view too), the room's screen and a move entered by tapping
+the board (a Small Warehouse table's card tapped, then its place; then the move said in
+words before it is sent) at phone (390 × 844), desktop
 (1280 × 900) and projector (1920 × 1080) sizes.
 
 A station with a known token runs in this process on a free loopback port; a Moving Day
@@ -109,7 +111,36 @@ def shoot(url: str, out: Path) -> list[Path]:
                 page.screenshot(path=str(target))
                 made.append(target)
             page.close()
+            made += shoot_board_entry(browser, url, out, size, (width, height))
         browser.close()
+    return made
+
+
+def shoot_board_entry(browser: object, url: str, out: Path, size: str,
+                      viewport: tuple[int, int]) -> list[Path]:
+    """Table 2 (Small Warehouse): the board entry with a card tapped (its places on the
+    drawn warehouse), then with its place and turn tapped (the move in words)."""
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})  # type: ignore[attr-defined]
+    page.add_init_script(f"sessionStorage.setItem('packref-token', '{TOKEN}')")
+    page.goto(url + "/tables/t2")
+    page.wait_for_selector("#live-status.on")
+    if page.locator("#to-full-view").is_visible():
+        page.locator("#to-full-view").click()
+    page.locator("#tap-entry > summary").click()
+    made = []
+    page.locator("#tap-step button.tap-choice").first.click()
+    for name in ("board-entry-place", "board-entry-confirm"):
+        if name == "board-entry-confirm":
+            page.locator("#tap-step button.tap-place").nth(3).click()
+            page.locator("#tap-step button.tap-choice").nth(1).click()
+            while page.locator("#tap-step button.tap-choice").count():  # what follows
+                page.locator("#tap-step button.tap-choice").first.click()
+        page.locator("#tap-entry").scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        target = out / f"{name}-{size}.png"
+        page.locator("#tap-entry").screenshot(path=str(target))
+        made.append(target)
+    page.close()
     return made
 
 

@@ -14,9 +14,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from station.api.deps import OrganiserReadDep, ServicesDep, SessionDep, StationDep
+from station.api.deps import OrganiserReadDep, ServicesDep, SessionDep, StationDep, TokenDep
 from station.api.models import GameId, TournamentId
-from station.games import describe_action, game_records
+from station.games import board_moves, describe_action, game_records, pictured_outcomes
 from station.live.advisor import public_message
 from station.live.public import public_legal_actions
 from station.live.station import Station
@@ -69,11 +69,14 @@ def table_cards(request: Request, station: StationDep) -> HTMLResponse:
     return _render(request, "_table_cards.html", tables=tables)
 
 
-def live_tiles(services: ServicesDep) -> list[dict[str, Any]]:
-    """Every table with a game in play, as the room sees it: the public snapshot (the one
-    the projector shows) and its win chances when they are credible enough to be shown."""
+def live_tiles(services: ServicesDep, tables: set[str] | None = None) -> list[dict[str, Any]]:
+    """Every table with a game in play (of ``tables`` only, when given), as the room sees
+    it: the public snapshot (the one the projector shows) and its win chances when they
+    are credible enough to be shown."""
     tiles = []
     for table_id in services.station.table_ids():
+        if tables is not None and table_id not in tables:
+            continue
         snapshot = services.station.snapshot(table_id)
         if snapshot["game"] is None or snapshot["game"]["over"]:
             continue
@@ -88,9 +91,11 @@ def room(request: Request, services: ServicesDep) -> HTMLResponse:
 
 
 @router.get("/room/tiles", response_class=HTMLResponse)
-def room_tiles(request: Request, services: ServicesDep) -> HTMLResponse:
-    """The room's tiles alone (room.js fetches them again as tables move)."""
-    return _render(request, "_room_tiles.html", tiles=live_tiles(services))
+def room_tiles(request: Request, services: ServicesDep, tables: str = "") -> HTMLResponse:
+    """The room's tiles alone (room.js fetches them again as tables move); ``tables``: the
+    tables' ids, comma-separated, to show only those (a tournament round's)."""
+    chosen = {table for table in tables.split(",") if table} if tables else None
+    return _render(request, "_room_tiles.html", tiles=live_tiles(services, chosen))
 
 
 @router.get("/tables/{table_id}", response_class=HTMLResponse)
@@ -130,6 +135,32 @@ def legal_choices(request: Request, table_id: str, station: StationDep,
                    total=len(actions), matched=len(found), query=q.strip())
 
 
+@router.get("/tables/{table_id}/board-entry")
+def board_entry(table_id: str, station: StationDep, _organiser: TokenDep) -> dict[str, Any]:
+    """The table page's move entry by the board (tap_move.js): every legal action now as
+    its taps — piece, place, turn, then — with each choice's words and picture
+    (:func:`station.games.tapping.board_entry`). The organiser's only: a hand's cards are
+    among the pieces, and entering a move needs the token anyway."""
+    live = station.table(table_id)
+    state = None if live.current is None else live.current.state
+    if state is None or state.is_over() or state.is_chance():
+        return {"seq": live.last_seq, "player": "", "steps": [], "choices": {}, "moves": [],
+                "untapped": 0}
+    return {"seq": live.last_seq, **board_moves(state, state.legal_actions())}
+
+
+@router.get("/tables/{table_id}/reveal-choices")
+def reveal_choices(table_id: str, station: StationDep, _organiser: TokenDep) -> dict[str, Any]:
+    """The reveal picker's pictures: the table's legal chance outcomes now, each with its
+    component drawn and said by the catalogue (:func:`station.games.pictured_outcomes`);
+    the organiser's only, as the outcomes are (what is not on it tells a hand)."""
+    live = station.table(table_id)
+    state = None if live.current is None else live.current.state
+    outcomes = [] if state is None or state.is_over() else state.chance_outcomes()
+    return {"seq": live.last_seq, "outcomes": [] if state is None else
+            pictured_outcomes(state, outcomes)}
+
+
 @router.get("/tables/{table_id}/projector", response_class=HTMLResponse)
 def table_projector(request: Request, table_id: str, services: ServicesDep) -> HTMLResponse:
     snapshot = services.station.snapshot(table_id)
@@ -148,9 +179,18 @@ def _tournament(request: Request, session: SessionDep, services: ServicesDep,
     """A tournament's page or its projector view; tables by their names, tie-breakers in
     words (tournament.js keeps both live)."""
     detail = service.tournament_detail(session, services.station, tournament_id)
+    tables = round_tables(detail)
     return _render(request, "tournament.html", tournament=detail, projector=projector,
                    table_names=table_names(services.station),
-                   tie_breaker_words=TIE_BREAKER_WORDS)
+                   tie_breaker_words=TIE_BREAKER_WORDS, round_tables=sorted(tables),
+                   tiles=live_tiles(services, tables) if projector else [])
+
+
+def round_tables(detail: dict[str, Any]) -> set[str]:
+    """The tables the tournament's last round plays at (its projector's room slide)."""
+    rounds = detail.get("rounds") or []
+    return {game["table"] for game in rounds[-1]["games"] if game.get("table")} if rounds \
+        else set()
 
 
 def table_names(station: Station) -> dict[str, str]:

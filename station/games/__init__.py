@@ -27,6 +27,7 @@ comes here.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
 import threading
@@ -49,6 +50,7 @@ from station.games.record import (
     Scorer,
     View,
 )
+from station.games.tapping import board_entry
 from station.games.views import flagged_cells, labelled, view_of
 from station.games.words import action_words, event_words
 
@@ -66,6 +68,7 @@ __all__ = [
     "Referee",
     "Scorer",
     "View",
+    "board_moves",
     "describe_action",
     "describe_event",
     "forget_records",
@@ -74,6 +77,7 @@ __all__ = [
     "game_records",
     "labelled_outcomes",
     "named_cells",
+    "pictured_outcomes",
     "present",
 ]
 
@@ -148,6 +152,24 @@ def labelled_outcomes(state: State, outcomes: Iterable[Outcome]) -> list[dict[st
     """The outcomes as JSON, with the game's words for each
     (:func:`station.games.views.labelled`)."""
     return labelled(state, outcomes, game_record(state.game.name))
+
+
+def board_moves(state: State, actions: Iterable[Action]) -> dict[str, Any]:
+    """The legal ``actions`` as the table page's board entry taps them
+    (:func:`station.games.tapping.board_entry`)."""
+    return board_entry(state, actions, game_record(state.game.name))
+
+
+def pictured_outcomes(state: State, outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
+    """:func:`labelled_outcomes`, each with its component drawn and said by the catalogue
+    (``picture``, ``words``) where the game's record draws its reveals."""
+    record = game_record(state.game.name)
+    found = labelled(state, outcomes, record)
+    drawing = record.reveal_picture if record is not None else None
+    for document in found if drawing is not None else []:
+        with contextlib.suppress(Exception):  # a picture is a courtesy: the label says it
+            document.update(drawing(state, document["action"]))
+    return found
 
 
 def named_cells(state: State, action: Any) -> list[dict[str, Any]]:

@@ -38,10 +38,12 @@ __all__ = [
     "Lesson",
     "MatPlan",
     "MatReader",
+    "Pictured",
     "Presenter",
     "Ranker",
     "Referee",
     "Scorer",
+    "Tapping",
     "View",
     "Words",
 ]
@@ -50,6 +52,13 @@ View = dict[str, Any]
 Catalogues = Mapping[str, Mapping[str, Any]]
 #: A person's words for an action in ``state`` (the state before it): describe, reveal_label.
 Words = Callable[[State, Action], str]
+#: How a person taps ``action`` (legal in ``state``) on the table page's board entry: the
+#: piece, the place, the turn and anything after, each with words and a picture
+#: (:mod:`station.games.tapping`); None for an action not entered by the board.
+Tapping = Callable[[State, Action], "dict[str, Any] | None"]
+#: A reveal's component as the table page draws it for the picker (``picture``: drawn
+#: cells, ``words``: what it is, by the catalogue), ``state`` before the reveal.
+Pictured = Callable[[State, Action], "dict[str, Any]"]
 #: The cells an action in ``state`` names, as its words name them, for the table page's
 #: marks: ``[{"player": name, "vehicle": name (optional), "row": r, "col": c}]`` (JSON
 #: indices, counted from 0).
@@ -209,7 +218,10 @@ class GameRecord:
     command of its own (:class:`GameCommand`); ``named_cells(state, action)``: the cells
     the action's words name, where the table page marks a flagged move (default: the
     action's ``row`` and ``col``, or each placed box's, on the acting player's boards:
-    :func:`station.games.views.flagged_cells`).
+    :func:`station.games.views.flagged_cells`); ``tapping(state, action)``: how the
+    table page's board entry offers a legal action (None: the game has no board entry,
+    the referee's list of legal actions is the way); ``reveal_picture(state, action)``: a
+    reveal's component drawn for the picker (None: the picker's words only).
     """
 
     name: str
@@ -234,3 +246,5 @@ class GameRecord:
     ranked_placements: Ranker | None = None
     command: GameCommand | None = None
     named_cells: Cells | None = None
+    tapping: Tapping | None = None
+    reveal_picture: Pictured | None = None

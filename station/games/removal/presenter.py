@@ -27,13 +27,23 @@ def view(state: State) -> dict[str, Any]:
              else None for char in line] for line in removal.truck_layout(index)]
         for tile in side.truck:
             for r, c in transform(shape_cells(tiles[tile.item].shape), tile.rotation, tile.flip):
-                rows[tile.row + r][tile.col + c] = cell(
-                    names[tile.item][:3], tile.item, "damaged" if tile.damaged else "")
-        boards.append({"title": f"{player}'s truck (track {side.track})", "rows": rows})
+                rows[tile.row + r][tile.col + c] = tile_cells(names[tile.item], tile.item,
+                                                              tile.damaged)
+        boards.append({"title": truck_title(player, side.track), "rows": rows})
     lines = [f"Round {removal.round_number()}"] + [
         f"{player}: {_storage_words(side.storage, names)} · {_helper_words(side.helpers)}"
         for player, side in zip(state.players, sides, strict=True)]
     return {"boards": boards, "lines": lines}
+
+
+def truck_title(player: str, track: int) -> str:
+    """A truck board's title: ``Ana's truck (track 3)`` (the board entry names it too)."""
+    return f"{player}'s truck (track {track})"
+
+
+def tile_cells(name: str, tile: str, damaged: bool = False) -> Cell:
+    """One square of a tile as the trucks draw it: the item's name cut short, its colour."""
+    return cell(name[:3], tile, "damaged" if damaged else "")
 
 
 def _storage_words(stored: str | None, names: dict[str, str]) -> str:

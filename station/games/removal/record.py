@@ -10,6 +10,7 @@ from station.games.removal.catalogue import CATALOGUE
 from station.games.removal.command import ORDER, add_commands
 from station.games.removal.presenter import LEGEND, view
 from station.games.removal.scorer import score_document
+from station.games.removal.tapping import reveal_picture, tapping
 from station.games.removal.words import describe, named_cells, reveal_label
 
 NAME = "removal"
@@ -25,4 +26,5 @@ RECORD = GameRecord(
                         seen=("truck",)),
     mats=mats, sticker_size="truck", tagged=("items", "boxes"), tag_order=10, tag_backs=True,
     catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS, ranked_placements=removal_document,
-    command=GameCommand(order=ORDER, add=add_commands), named_cells=named_cells)
+    command=GameCommand(order=ORDER, add=add_commands), named_cells=named_cells,
+    tapping=tapping, reveal_picture=reveal_picture)

@@ -9,6 +9,7 @@ from station.games.small_warehouse.camera import WarehouseReader, entries, lay, 
 from station.games.small_warehouse.catalogue import CATALOGUE
 from station.games.small_warehouse.presenter import LEGEND, view
 from station.games.small_warehouse.scorer import score_document
+from station.games.small_warehouse.tapping import reveal_picture, tapping
 from station.games.small_warehouse.words import describe, reveal_label
 
 NAME = "small-warehouse"
@@ -23,4 +24,4 @@ RECORD = GameRecord(
     camera=CameraWiring(roles=roles, reader=WarehouseReader, lay=lay,
                         seen=("warehouses",), entries=entries, reads_unknown=True),
     mats=mats, catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS,
-    ranked_placements=small_warehouse_document)
+    ranked_placements=small_warehouse_document, tapping=tapping, reveal_picture=reveal_picture)

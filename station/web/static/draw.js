@@ -181,5 +181,15 @@
     return low;
   }
 
-  window.PackrefDraw = { view, massGraph, escape, fit };
+  // A piece drawn alone (rows of cells as a board has them), ``label`` its words for a
+  // screen reader (none: hidden from it, words beside it say it); ``cell`` px a square (the board entry's pictures, the reveal picker's)
+  function picture(rows, label, cell) {
+    const width = Math.max(1, ...rows.map((r) => r.length)) * CELL, height = Math.max(1, rows.length) * CELL;
+    let svg = '<svg class="piece" viewBox="-1 -1 ' + (width + 2) + " " + (height + 2) + '" width="' + Math.round((width + 2) * (cell || 24) / CELL) +
+      (label ? '" role="img" aria-label="' + escape(label) + '">' : '" aria-hidden="true">');  // in a button its words name it
+    rows.forEach((row, r) => row.forEach((c, col) => { if (c) svg += cellSvg(c, col * CELL, r * CELL); }));
+    return svg + "</svg>";
+  }
+
+  window.PackrefDraw = { view, massGraph, escape, fit, picture, colour };
 })();

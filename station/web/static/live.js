@@ -143,11 +143,20 @@
       pickerSeq = -1;  // asked again once the token is typed
       return;
     }
-    fetch("/api/tables/" + encodeURIComponent(tableId) + "/outcomes",
+    fetch("/tables/" + encodeURIComponent(tableId) + "/reveal-choices",
       { headers: { Authorization: "Bearer " + token } }).then((r) => r.json()).then((a) => {
       select.innerHTML = (a.outcomes || []).map((o, i) => '<option value="' + i + '">' + esc(outcomeLabel(o)) + "</option>").join("");
       select.dataset.outcomes = JSON.stringify((a.outcomes || []).map((o) => o.action));
+      set("reveal-pictures", (a.outcomes || []).map(revealButton).join(""));
     });
+  }
+  // a component to reveal as a picture from the catalogue (its squares, colours, name), with
+  // where it goes; tapping it chooses it in the list below (the reveal button sends it)
+  function revealButton(outcome, index) {
+    if (!outcome.picture && !outcome.words) return "";
+    const pic = outcome.picture ? window.PackrefDraw.picture(outcome.picture, "", 22) : "";
+    return '<button type="button" class="tap-choice" aria-pressed="false" data-outcome="' + index + '">' + pic +
+      "<span>" + esc(outcome.words || "") + '</span> <span class="muted">' + esc(outcomeLabel(outcome)) + "</span></button>";
   }
 
   function summary(e) {
@@ -232,6 +241,12 @@
     if (target.dataset.choose) { document.getElementById("referee").open = true; write("/flags/" + target.dataset.choose + "/choose", { reading: Number(target.dataset.reading) }); }
     if (target.dataset.withdraw) { document.getElementById("referee").open = true; write("/entries/" + target.dataset.withdraw + "/withdraw"); }
     if (target.id === "undo") write("/undo");
+    const pictured = target.closest("#reveal-pictures [data-outcome]");
+    if (pictured) {
+      document.getElementById("reveal-choice").value = pictured.dataset.outcome;
+      document.querySelectorAll("#reveal-pictures [data-outcome]").forEach((b) => b.setAttribute("aria-pressed", String(b === pictured)));
+      setText("reveal-message", "chosen: " + pictured.textContent + " (press reveal to send it)");
+    }
     if (target.id === "reveal") {
       const select = document.getElementById("reveal-choice");
       const actions = JSON.parse(select.dataset.outcomes || "[]");
@@ -259,6 +274,8 @@
     }
   });
 
+  // the board entry (tap_move.js) reads the snapshot drawn last
+  window.PackrefTable = { current: () => current };
   render(current);
   connect();
 })();

@@ -1,6 +1,7 @@
 // The room's screen (/room): the tiles kept live (the socket /ws/tables says when a table is
 // added or moves; the page fetches /room/tiles again, at most every half second), and one
-// tile featured in turn, every 10 seconds.
+// tile featured in turn, every 10 seconds. The tournament projector's main slide is the same
+// tiles, of its round's tables only (data-tables).
 "use strict";
 (function () {
   const box = document.getElementById("room-tiles");
@@ -22,8 +23,10 @@
     setTimeout(() => {
       const shown = box.querySelector(".tile.featured");
       const keep = shown ? shown.dataset.table : null;  // the featured table stays featured
-      fetch("/room/tiles").then((r) => r.text()).then((html) => {
+      const only = box.dataset.tables;  // a tournament round's tables (its projector's slide)
+      fetch("/room/tiles" + (only !== undefined ? "?tables=" + encodeURIComponent(only) : "")).then((r) => r.text()).then((html) => {
         box.innerHTML = html;
+        document.dispatchEvent(new CustomEvent("packref:room"));  // the tournament's slides
         const tiles = Array.from(box.querySelectorAll(".tile"));
         const index = tiles.findIndex((tile) => tile.dataset.table === keep);
         featured = index >= 0 ? index : featured;

@@ -121,10 +121,21 @@
       last.byes.map((p) => "<li>" + esc(p) + ": bye</li>").join("");
   }
   if (document.body.classList.contains("projector") && document.getElementById("pairings")) {
-    let showing = "pairings";  // alternate every 12 seconds, so the room sees both
+    // the slides in turn: the round's live tables (the main one, 20 s, while any plays),
+    // the pairings and the standings (12 s each), so the room sees all three
+    const ORDER = ["room", "pairings", "standings"], SECONDS = { room: 20, pairings: 12, standings: 12 };
+    const live = () => document.querySelector("#round-room .tile") !== null;
+    let showing = live() ? "room" : "pairings";
     const show = () => document.querySelectorAll("[data-slide]").forEach((el) => { el.hidden = el.dataset.slide !== showing; });
+    const next = () => {
+      let at = ORDER.indexOf(showing);
+      do { at = (at + 1) % ORDER.length; } while (ORDER[at] === "room" && !live());
+      showing = ORDER[at];
+      show();
+      setTimeout(next, SECONDS[showing] * 1000);
+    };
     show();
-    setInterval(() => { showing = showing === "pairings" ? "standings" : "pairings"; show(); }, 12000);
+    setTimeout(next, SECONDS[showing] * 1000);
   }
 
   function render(t) {

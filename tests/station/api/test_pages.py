@@ -76,3 +76,29 @@ def test_a_players_phone_page_shows_the_final_scores_and_signs_with_the_code(
     chooser = client.get(path, params={"player": "Zed"}).text  # not a player: choose a name
     assert 'href="?player=Ben"' in chooser and "sign-form" not in chooser
     assert client.get(f"/tournaments/cup/games/{game + 1}/sign").status_code == 404
+
+
+def test_the_board_entry_is_every_legal_action_as_taps_for_the_organiser(
+        client: TestClient) -> None:
+    client.post("/api/tables", headers=AUTH, json={"name": "Table 1", "id": "t1", "game": {
+        "game": "removal", "players": ["Ana", "Ben"], "seed": 4}}).raise_for_status()
+    state = get_game("removal").new_game(["Ana", "Ben"], seed=4)
+    assert client.get("/tables/t1/board-entry").status_code == 401  # a hand is among them
+    entry = client.get("/tables/t1/board-entry", headers=AUTH).json()
+    assert entry["player"] == "Ana" and entry["untapped"] == 0
+    assert [move["action"] for move in entry["moves"]] == state.legal_actions()
+    assert entry["steps"] == ["piece", "place", "turn", "then"]
+    drive = [entry["choices"][move["keys"][0]] for move in entry["moves"]
+             if move["action"]["type"] == "drive"]
+    assert [choice["words"] for choice in drive] in ([], ["drive the truck away and score"])
+
+
+def test_the_reveal_picker_draws_each_component_for_the_organiser(client: TestClient) -> None:
+    client.post("/api/tables", headers=AUTH, json={"name": "Table 1", "id": "t1", "game": {
+        "game": "removal", "players": ["Ana", "Ben"], "deal": "table"}}).raise_for_status()
+    assert client.get("/tables/t1/reveal-choices").status_code == 401
+    outcomes = client.get("/tables/t1/reveal-choices", headers=AUTH).json()["outcomes"]
+    state = get_game("removal").new_game(["Ana", "Ben"], deal="table")
+    assert [o["action"] for o in outcomes] == [o.action for o in state.chance_outcomes()]
+    sofa = next(o for o in outcomes if o["label"].endswith("(sofa)"))
+    assert sofa["words"].startswith("a sofa of ") and sofa["picture"]

@@ -129,3 +129,39 @@ def test_the_room_has_no_serious_accessibility_violation(station_url: str,
         if width > size["width"]:
             found.append(f"scrolls sideways: {width} px wide")
         assert found == []
+
+
+def test_the_tournament_projector_opens_on_the_rounds_live_tables(station_url: str) -> None:
+    """The projector's main slide is the room's screen for the round's tables only (a casual
+    game at another table is not on it), in the room's sizes at 1920 × 1080; then the
+    pairings and the standings in turn."""
+    api = open_tables(station_url, 1)  # t1: a casual game, not the tournament's
+    for table in ("t2", "t3", "t4"):
+        api.post("/api/tables", json={"name": f"Table {table[1]}", "id": table})
+    api.post("/api/tournaments", json={"name": "Cup", "game": "small-warehouse", "players": [
+        "Ana", "Ben", "Cas", "Dee", "Eve", "Fay"]}).raise_for_status()
+    api.post("/api/tournaments/cup/rounds", json={
+        "tables": ["t2", "t3", "t4"], "deal": "seed", "size": 2}).raise_for_status()
+    with browser_page(viewport=SCREEN) as page:
+        page.clock.install()
+        page.goto(f"{station_url}/tournaments/cup/projector")
+        page.wait_for_selector("#live-status.on")
+        slide = page.locator("#round-room")
+        expect(slide).to_be_visible()
+        expect(slide.locator("h1")).to_have_text("Round 1: every live table")
+        tiles = page.evaluate(SIZES)
+        assert sorted(tile["table"] for tile in tiles) == ["t2", "t3", "t4"]
+        for tile in tiles:
+            assert tile["right"] <= SCREEN["width"] and tile["bottom"] <= SCREEN["height"], tile
+            assert not tile["spills"], tile
+            assert min(tile["names"] + tile["players"]) >= 27, tile
+            assert min(tile["totals"]) >= 40, tile
+        expect(page.locator("#pairings")).to_be_hidden()
+        assert axe_violations(page, axe_script()) == []
+        page.clock.run_for(20_500)  # then the pairings, then the standings
+        expect(slide).to_be_hidden()
+        expect(page.locator("#pairings")).to_be_visible()
+        page.clock.run_for(12_500)
+        expect(page.locator(".standings-box")).to_be_visible()
+        page.clock.run_for(12_500)
+        expect(slide).to_be_visible()
