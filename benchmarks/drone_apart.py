@@ -354,10 +354,14 @@ def place_present(forces: Forces, rng: np.random.Generator, touch: float,
         + _envelope(t, touch, weight_on, opens, let_go) * shake(t))
     ring = grams * rng.uniform(0, 0.15) + press * rng.uniform(0, 0.05)
     hz, decay = rng.uniform(8, 25), rng.uniform(0.02, 0.08)
-    forces.hands.append(
-        lambda t: np.where(t > let_go, ring * np.exp(-(t - let_go) / decay)
-                           * np.sin(2 * np.pi * hz * (t - let_go)), 0.0))
+    forces.hands.append(lambda t: _ringing(t - let_go, ring, hz, decay))
     return let_go
+
+
+def _ringing(since: np.ndarray, grams: float, hz: float, decay: float) -> np.ndarray:
+    """A damped oscillation starting at ``since`` = 0 (nothing before)."""
+    after = np.clip(since, 0.0, None)
+    return np.where(since > 0, grams * np.exp(-after / decay) * np.sin(2 * np.pi * hz * after), 0.0)
 
 
 def tap(forces: Forces, rng: np.random.Generator, at: float) -> None:
@@ -527,36 +531,35 @@ class Composer:
     def _finish(self) -> Challenge:
         t, acc, gyro = self.timeline.rows()
         force = load_cell_rows(t, acc, self.forces, self.recordings, self.rng, self.notes)
+        t, force, acc, gyro = self._inject_faults(t, force, acc, gyro)
         start = float(self.rng.uniform(0.0, 30.0))  # the board's clock is not 0 at the start
         for event in self.truth:
             event.t += start
-        t = t + start
-        t, force, acc, gyro = self._inject_faults(t - start, force, acc, gyro, start)
+            if event.end is not None:
+                event.end += start
         self.truth.sort(key=lambda event: event.t)
-        return Challenge(self.seed, t, force, acc, gyro, self.truth, self.notes)
+        return Challenge(self.seed, t + start, force, acc, gyro, self.truth, self.notes)
 
     def _inject_faults(self, t: np.ndarray, force: np.ndarray, acc: np.ndarray,
-                       gyro: np.ndarray, start: float) -> tuple[np.ndarray, ...]:
+                       gyro: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Break a sensor in each fault's quiet stretch; the truth is its first bad row."""
         keep = np.ones(len(t), bool)
         for kind, begins, seconds in self.faults:
             first = int(np.searchsorted(t, begins))
             inside = (t >= t[first]) & (t < t[first] + seconds)
-            sensor = kind.split()[0]
-            if kind == "load-cell frozen":
+            if kind == "load-cell frozen":  # the HX711 stops converting: its last value stays
                 force[inside] = force[first]
             elif kind == "imu zeros":
                 acc[inside], gyro[inside] = 0.0, 0.0
-            elif kind == "imu frozen":
+            elif kind == "imu frozen":  # the same six values over and over
                 acc[inside], gyro[inside] = acc[first], gyro[first]
-            else:  # no rows arrive for ``seconds`` after the last one before the gap
+            else:  # the link: no rows for ``seconds`` after the last one before the gap
                 inside = (t > t[first]) & (t < t[first] + seconds)
                 keep &= ~inside
-            ends = float(t[inside][-1]) if inside.any() else float(t[first])
-            if kind == "link":
-                ends = float(t[np.nonzero(~inside & (t > t[first]))[0][0]])
-            self.truth.append(Truth(float(t[first]) + start, "fault", sensor=sensor,
-                                    end=ends + start))
-        return t[keep] + start, force[keep], acc[keep], gyro[keep]
+            after = np.nonzero(~inside & (t > t[first]))[0]
+            ends = float(t[after[0]]) if len(after) else float(t[-1])
+            self.truth.append(Truth(float(t[first]), "fault", sensor=kind.split()[0], end=ends))
+        return t[keep], force[keep], acc[keep], gyro[keep]
 
 
 def load_cell_rows(t: np.ndarray, acc: np.ndarray, forces: Forces, recordings: Recordings,
