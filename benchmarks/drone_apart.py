@@ -566,15 +566,15 @@ def load_cell_rows(t: np.ndarray, acc: np.ndarray, forces: Forces, recordings: R
                    rng: np.random.Generator, notes: list[str]) -> np.ndarray:
     """The tared reading on every IMU row: the latest HX711 conversion, held.
 
-    The cell carries the platform (its own moving mass, tared away at rest) and the
-    presents; it reads their weight times the specific force along the platform's normal
-    over its value at rest, plus the hands, averaged over each conversion, plus the real
-    HX711's noise at its real reading times."""
+    The cell carries the platform (its own moving mass, bolted on, tared away at rest) and
+    the presents; it reads their weight times the specific force along the platform's
+    normal over its value at rest, plus the hands, averaged over each conversion, plus the
+    real HX711's noise at its real reading times. The presents lie loose: they can only
+    push on the platform, never pull (snatched down faster than they fall, they float)."""
     fine = np.arange(t[0] - 0.2, t[-1] + 0.2, 1 / FINE_HZ)
-    az = np.interp(fine, t, acc[:, 2])
-    az_rest = float(np.mean(acc[t < t[0] + 1.0, 2]))
+    share = np.interp(fine, t, acc[:, 2]) / float(np.mean(acc[t < t[0] + 1.0, 2]))
     platform = rng.uniform(3.0, 12.0)
-    true_force = ((platform + forces.mass(fine)) * az / az_rest - platform
+    true_force = (platform * (share - 1) + np.maximum(forces.mass(fine) * share, 0.0)
                   + forces.hand(fine))
     times, noise, window = hx711_readings(float(t[0]), float(t[-1]), recordings, rng, notes)
     summed = np.concatenate([[0.0], np.cumsum(true_force)])
@@ -653,7 +653,7 @@ class Tally:
     truth: int = 0
     found: int = 0
     false: int = 0
-    timing: list[float] = field(default_factory=list)  # |detected - truth| s
+    timing: list[float] = field(default_factory=list)  # detected - truth, s
     mass: list[float] = field(default_factory=list)  # |mass_g - truth| g
 
 
@@ -682,10 +682,10 @@ def match_events(truth: list[Truth], detected: list[dict], tallies: dict[str, Ta
             if not near:
                 misses.append(f"missed {kind} at {event.t:.2f}")
                 continue
-            gap, index = min(near)
+            _, index = min(near)
             used.add(index)
             tally.found += 1
-            tally.timing.append(gap)
+            tally.timing.append(seen[index]["t"] - event.t)
             tally.mass.append(abs(float(seen[index].get("mass_g", np.nan)) - event.mass_g))
         for index, found in enumerate(seen):
             if index not in used:
@@ -725,7 +725,7 @@ def match_faults(truth: list[Truth], detected: list[dict], tally: FaultTally,
 
 
 def _percentile(values: Sequence[float], share: float) -> float | None:
-    return round(float(np.percentile(values, share)), 3) if values else None
+    return round(float(np.percentile(values, share)), 3) if len(values) else None
 
 
 def run(data: Path, seed: int, count: int, verbose: bool = False) -> dict:
@@ -756,8 +756,9 @@ def summarise(tallies: dict[str, Tally], faults: FaultTally, cpu: list[float], s
             "truth": tally.truth, "found": tally.found,
             "recall": round(tally.found / tally.truth, 4) if tally.truth else None,
             "false": tally.false,
-            "timing_p50_s": _percentile(tally.timing, 50),
-            "timing_p95_s": _percentile(tally.timing, 95),
+            "timing_p50_s": _percentile(np.abs(tally.timing), 50),
+            "timing_p95_s": _percentile(np.abs(tally.timing), 95),
+            "timing_bias_s": _percentile(tally.timing, 50),  # median of detected - truth
             "mass_p95_g": _percentile(tally.mass, 95),
         }
     false_events = sum(tally.false for tally in tallies.values())
@@ -781,12 +782,12 @@ def report(figures: dict) -> str:
              f"(tolerance load/drop ±{TOLERANCE['load']} s, lift ±{TOLERANCE['lift']} s, "
              f"land ±{TOLERANCE['land']} s; faults {FAULT_TOLERANCE} s)",
              f"{'kind':6} {'truth':>5} {'found':>5} {'recall':>7} {'false':>5} "
-             f"{'t p50':>6} {'t p95':>6} {'mass p95':>8}"]
+             f"{'t p50':>6} {'t p95':>6} {'bias':>6} {'mass p95':>8}"]
     for kind, row in figures["kinds"].items():
         recall = f"{100 * row['recall']:.1f}%" if row["recall"] is not None else "-"
         lines.append(f"{kind:6} {row['truth']:5} {row['found']:5} {recall:>7} {row['false']:5} "
                      f"{_show(row['timing_p50_s'])} {_show(row['timing_p95_s'])} "
-                     f"{_show(row['mass_p95_g'], 8)}")
+                     f"{_show(row['timing_bias_s'])} {_show(row['mass_p95_g'], 8)}")
     fault = figures["faults"]
     lines.append(f"faults: {fault['found']}/{fault['truth']} with the right sensor in time, "
                  f"{fault['wrong_sensor']} wrong sensor, {fault['false']} false, "
