@@ -74,6 +74,12 @@ XIO_LIFT_REST = (5.0, 12.0)  # gravity for the lift's vertical acceleration
 XIO_LIFT_SEARCH = (13.0, 15.0)
 XIO_LAND = (54.0, 61.5)
 XIO_IMPACT_SEARCH = (57.6, 58.0)
+# the second handling (picked up ~81 s with a snatch, its rise too small to label): held
+# in the hand from 86 s (gyro 5-17 deg/s), set down softly at ~94.6 s with the hand left on
+# for about a second (gyro 1-2 deg/s until ~96 s, where a resting drone reads 0.3)
+XIO_SOFT_LAND_STARTS = (86.0, 88.0, 91.0, 93.0)
+XIO_SOFT_LAND_END = 97.0
+XIO_SOFT_IMPACT_SEARCH = (94.4, 94.7)
 # (start, end, windows where a present may slide off: tilted holds, or level hovers)
 XIO_MIDDLE = (
     (14.9, 25.8, ((16.0, 19.8), (21.0, 24.4))),  # tilted ~60 deg one way, then the other
@@ -126,6 +132,7 @@ class Recordings:
     startup: LoadLog
     xio_lift: float  # labelled from the data (see lift_onset / impact_time)
     xio_land: float
+    xio_soft_land: float
     ncsu_lift: dict[str, float]
     ncsu_land: dict[str, float]
 
@@ -199,6 +206,7 @@ def load_recordings(folder: Path) -> Recordings:
         steady=_load_log(folder, "steadystate"), startup=_load_log(folder, "startup"),
         xio_lift=lift_onset(xio, XIO_LIFT_REST, XIO_LIFT_SEARCH),
         xio_land=impact_time(xio, XIO_IMPACT_SEARCH),
+        xio_soft_land=impact_time(xio, XIO_SOFT_IMPACT_SEARCH),
         ncsu_lift={name: lift_onset(imu, NCSU[name]["rest"], NCSU[name]["lift_search"])
                    for name, imu in ncsu.items()},
         ncsu_land={name: impact_time(imu, NCSU[name]["impact_search"])
@@ -477,9 +485,15 @@ class Composer:
             low, high = holds[int(self.rng.integers(len(holds)))]
             self._drop(float(self.rng.uniform(low, high)))
             self.notes.append("drop in flight")
-        shift = self.timeline.append(xio.window(*XIO_LAND))
-        self._landed(self.recordings.xio_land + shift)
         self.notes.append(f"x-io flight with {len(chosen)} middle pieces")
+        if self.rng.random() < 0.5:
+            shift = self.timeline.append(xio.window(*XIO_LAND))
+            self._landed(self.recordings.xio_land + shift)
+            return
+        start = XIO_SOFT_LAND_STARTS[int(self.rng.integers(len(XIO_SOFT_LAND_STARTS)))]
+        shift = self.timeline.append(xio.window(start, XIO_SOFT_LAND_END))
+        self.notes.append("soft set-down")
+        self._landed(self.recordings.xio_soft_land + shift)
 
     def _ncsu_flight(self) -> None:
         name, imu = self.source.name, self.source.imu

@@ -50,6 +50,7 @@ def test_events_are_labelled_where_the_recordings_show_them(recordings) -> None:
     # x-io: lifted at ~14.0 s (the hand's grasp before it moves nothing up), set down at 57.84
     assert 13.9 < recordings.xio_lift < 14.2
     assert 57.80 < recordings.xio_land < 57.90
+    assert 94.50 < recordings.xio_soft_land < 94.60  # the hand-held tremor stops there
     for name in ("zplus", "zminus"):
         assert 1.40 < recordings.ncsu_lift[name] < 1.70
         assert 2.30 < recordings.ncsu_land[name] < 2.50
