@@ -283,6 +283,18 @@ class Source:
         self.name = name
         self.imu = recordings.xio if name == "xio" else recordings.ncsu[name]
 
+    def rest_window(self) -> Imu:
+        return self.imu.window(*(XIO_REST[0] if self.name == "xio" else NCSU[self.name]["rest"]))
+
+    def knock(self, start: float, end: float) -> Imu:
+        """The x-io's knocks from ``start`` to ``end``, as this IMU would read them: the
+        vibration about the x-io's rest, added to this IMU's own rest reading."""
+        xio = self.recordings.xio
+        piece = xio.window(start, end)
+        xio_rest, own_rest = xio.window(*XIO_REST[0]), self.rest_window()
+        return Imu(piece.t, piece.acc - xio_rest.acc.mean(0) + own_rest.acc.mean(0),
+                   piece.gyro - xio_rest.gyro.mean(0) + own_rest.gyro.mean(0))
+
     def rest(self, timeline: Timeline, seconds: float, rng: np.random.Generator) -> None:
         """At least ``seconds`` of the drone resting on the table."""
         if self.name == "xio":
@@ -451,7 +463,8 @@ class Composer:
         """A knock on the table or the drone while it rests (the x-io's real knocks)."""
         self.rest(self.rng.uniform(1.0, 2.0))
         start, end = XIO_KNOCKS[int(self.rng.integers(len(XIO_KNOCKS)))]
-        shift = self.timeline.append(self.recordings.xio.window(start, end))
+        shift = self.timeline.append(self.source.knock(start, end))
+        self.notes.append("knocks on the table" if start == XIO_KNOCKS[0][0] else "table shaken")
         if start == XIO_KNOCKS[0][0] and self.rng.random() < 0.6:
             tap(self.forces, self.rng, impact_time(self.recordings.xio, (100.8, 101.0)) + shift)
             self.notes.append("tap on the platform")
