@@ -658,8 +658,14 @@ def compose(recordings: Recordings, seed: int) -> Challenge:
 # ---------------------------------------------------------------- running and scoring
 
 
-def detect(challenge: Challenge, folder: Path) -> tuple[list[dict], float]:
-    """Run ``packref drone events`` on the challenge's CSV; its events and CPU seconds."""
+class DetectorFailed(Exception):
+    """``packref drone events`` exited non-zero on a challenge."""
+
+
+def detect(challenge: Challenge, folder: Path, keep: bool = False) -> tuple[list[dict], float]:
+    """Run ``packref drone events`` on the challenge's CSV; its events and CPU seconds.
+
+    With ``keep`` the CSV stays in ``folder`` beside its truth (``challenge-SEED.truth.json``)."""
     path = folder / f"challenge-{challenge.seed}.csv"
     path.write_text(challenge.csv())
     out, err = io.StringIO(), io.StringIO()
@@ -667,9 +673,16 @@ def detect(challenge: Challenge, folder: Path) -> tuple[list[dict], float]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         status = packref_main(["drone", "events", str(path)])
     cpu = time.process_time() - started
-    path.unlink()
+    if keep:
+        truth = [{key: value for key, value in vars(event).items() if value is not None}
+                 for event in challenge.truth]
+        path.with_suffix(".truth.json").write_text(
+            json.dumps({"seed": challenge.seed, "notes": challenge.notes, "truth": truth},
+                       indent=1) + "\n")
+    else:
+        path.unlink()
     if status != 0:
-        raise RuntimeError(f"seed {challenge.seed}: packref exited {status}: {err.getvalue()}")
+        raise DetectorFailed(f"packref exited {status}: {err.getvalue().strip()}")
     return [json.loads(line) for line in out.getvalue().splitlines() if line.strip()], cpu
 
 
@@ -755,24 +768,40 @@ def _percentile(values: Sequence[float], share: float) -> float | None:
     return round(float(np.percentile(values, share)), 3) if len(values) else None
 
 
-def run(data: Path, seed: int, count: int, verbose: bool = False) -> dict:
-    """Compose, detect and score ``count`` challenges from ``seed`` on; the figures."""
+def run(data: Path, seed: int, count: int, verbose: bool = False,
+        dump: Path | None = None) -> dict:
+    """Compose, detect and score ``count`` challenges from ``seed`` on; the figures.
+
+    A challenge the CLI fails on counts as one where nothing was detected (and is named);
+    with ``dump`` every challenge's CSV and truth are kept in that folder."""
     recordings = load_recordings(data)
     tallies = {kind: Tally() for kind in KINDS}
     faults = FaultTally()
     cpu: list[float] = []
-    with tempfile.TemporaryDirectory(prefix="drone-apart-") as folder:
+    failed: list[int] = []
+    if dump is not None:
+        dump.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="drone-apart-") as scratch:
+        with contextlib.suppress(DetectorFailed):  # the CLI's first run imports its modules:
+            detect(compose(recordings, seed), Path(scratch))  # not counted as CPU per challenge
         for number in range(seed, seed + count):
             challenge = compose(recordings, number)
-            detected, seconds = detect(challenge, Path(folder))
-            cpu.append(seconds)
+            try:
+                detected, seconds = detect(challenge, dump or Path(scratch), keep=dump is not None)
+                cpu.append(seconds)
+            except DetectorFailed as failure:
+                print(f"seed {number}: {failure}", file=sys.stderr)
+                failed.append(number)
+                detected = []
             misses: list[str] = []
             match_events(challenge.truth, detected, tallies, misses)
             match_faults(challenge.truth, detected, faults, misses)
             if verbose and misses:
                 print(f"seed {number} ({', '.join(challenge.notes)}): {'; '.join(misses)}",
                       file=sys.stderr)
-    return summarise(tallies, faults, cpu, seed, count)
+    figures = summarise(tallies, faults, cpu, seed, count)
+    figures["cli_failed_seeds"] = failed
+    return figures
 
 
 def summarise(tallies: dict[str, Tally], faults: FaultTally, cpu: list[float], seed: int,
@@ -820,6 +849,9 @@ def report(figures: dict) -> str:
                  f"{fault['wrong_sensor']} wrong sensor, {fault['false']} false, "
                  f"{fault['cleared']} cleared, delay p95 {fault['delay_p95_s']} s")
     lines.append(f"false events per 100 challenges: {figures['false_events_per_100']}")
+    if figures.get("cli_failed_seeds"):
+        lines.append(f"the CLI failed on seeds {figures['cli_failed_seeds']} (scored as nothing "
+                     "detected)")
     lines.append(f"CPU per challenge: {figures['cpu_per_challenge_s'] * 1000:.1f} ms = "
                  f"{figures['cpu_per_challenge_ref']} ref")
     lines.append("aims: recall >= 99 % per kind, landings within 0.3 s, <= 1 false event per "
@@ -838,6 +870,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help=f"the real recordings (default {DEFAULT_DATA})")
     parser.add_argument("--verbose", action="store_true", help="list each miss and false event")
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="keep each challenge's CSV and truth JSON in this folder")
     arguments = parser.parse_args(argv)
     if not (arguments.data / "README.md").is_file():
         print(f"drone apart: skipped, no recordings at {arguments.data} (pass --data DIR)",
@@ -845,7 +879,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     print(reference_line(), file=sys.stderr)
     try:
-        figures = run(arguments.data, arguments.seed, arguments.count, arguments.verbose)
+        figures = run(arguments.data, arguments.seed, arguments.count, arguments.verbose,
+                      arguments.dump)
     except DataMissing as missing:
         print(f"drone apart: skipped, {missing}", file=sys.stderr)
         return 0

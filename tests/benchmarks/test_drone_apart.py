@@ -135,9 +135,14 @@ def test_an_injected_fault_is_in_the_stream(recordings, note: str, sensor: str) 
 
 
 @needs_data
-def test_one_challenge_runs_through_the_real_cli_and_is_scored() -> None:
-    figures = bench.run(DATA, seed=0, count=1)
+def test_one_challenge_runs_through_the_real_cli_and_is_scored(tmp_path) -> None:
+    figures = bench.run(DATA, seed=0, count=1, dump=tmp_path)
     json.dumps(figures)
+    assert figures["cli_failed_seeds"] == []
+    kept = json.loads((tmp_path / "challenge-0.truth.json").read_text())
+    assert kept["seed"] == 0 and len(kept["truth"]) >= 3
+    assert (tmp_path / "challenge-0.csv").read_text() == bench.compose(
+        bench.load_recordings(DATA), 0).csv()
     assert figures["count"] == 1
     assert sum(row["truth"] for row in figures["kinds"].values()) >= 3
     for row in figures["kinds"].values():
@@ -150,3 +155,12 @@ def test_without_the_recordings_it_skips_with_a_message(tmp_path, capsys) -> Non
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "skipped, no recordings at" in captured.err
+
+
+@needs_data
+def test_a_challenge_the_cli_fails_on_is_named_and_scored_as_nothing_found(monkeypatch) -> None:
+    monkeypatch.setattr(bench, "packref_main", lambda argv: 1)
+    figures = bench.run(DATA, seed=0, count=1)
+    assert figures["cli_failed_seeds"] == [0]
+    assert all(row["found"] == 0 and row["false"] == 0 for row in figures["kinds"].values())
+    assert sum(row["truth"] for row in figures["kinds"].values()) >= 3
