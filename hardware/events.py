@@ -973,6 +973,7 @@ class LiveEventDetector:
         self._anchor: _Anchor | None = None
         self._from_start = True  # the window still holds the stream's first sample
         self._reported_until = -np.inf
+        self._detected_at = -np.inf  # the newest sample of the last detection
         self._level_until: float | None = None  # end of the last steady level seen
         self._recent: deque[DroneEvent] = deque(maxlen=64)
         self._reported = 0
@@ -1033,14 +1034,19 @@ class LiveEventDetector:
                       zip(*(chunk.columns() for chunk in self._chunks), strict=True)]
             self._chunks = [Samples(*joined)]
         stream = self._chunks[0]
-        horizon = np.inf if final else float(stream.t[-1]) - self.settle_s
-        if horizon <= self._reported_until or len(stream) < self.config.min_samples:
+        newest = float(stream.t[-1])
+        settled = np.inf if final else newest - self.settle_s
+        if newest <= self._detected_at and not final or len(stream) < self.config.min_samples:
             return []
-        events, since = self._detect(stream, horizon)
-        fresh = [event for event in events
-                 if since <= event.t <= horizon and not self._seen(event)]
-        self._reported_until = horizon
-        self._recent.extend(fresh)
+        self._detected_at = newest
+        events, since, standing = self._detect(stream, settled)
+        horizon = max(settled, standing)
+        fresh = []
+        for event in events:  # one at a time: a lift and its landing may come in one call
+            if since <= event.t <= horizon and not self._seen(event):
+                fresh.append(event)
+                self._recent.append(event)
+        self._reported_until = max(self._reported_until, horizon)
         self._reported += len(fresh)
         self._trim(stream)
         return fresh
@@ -1057,8 +1063,11 @@ class LiveEventDetector:
         return any(old.event == event.event and abs(old.t - event.t) < self.config.live_duplicate_s
                    for old in self._recent)
 
-    def _detect(self, stream: Samples, horizon: float) -> tuple[list[DroneEvent], float]:
-        """The window's events, and the time from which they may be new (its reference level)."""
+    def _detect(self, stream: Samples, horizon: float
+                ) -> tuple[list[DroneEvent], float, float]:
+        """The window's events, the time from which they may be new (its reference level),
+        and how far they are already certain before the settled ``horizon``
+        (:meth:`_standing_until`)."""
         detector = self.detector
         detector.horizon = horizon
         detector.from_start = self._from_start
@@ -1075,7 +1084,41 @@ class LiveEventDetector:
         mass_events, carried_at = detector.mass_events(signals, levels, start_mass)
         since = float(signals.t[levels[0].start]) if levels and self._anchor else -np.inf
         self._anchor = self._next_anchor(signals, levels, carried_at, horizon) or self._anchor
-        return _with_masses(detector.flights(signals), mass_events, start_mass), since
+        events = _with_masses(detector.flights(signals), mass_events, start_mass)
+        return events, since, self._standing_until(signals, levels, events)
+
+    def _standing_until(self, signals: Signals, levels: list[Level],
+                        events: list[DroneEvent]) -> float:
+        """How far the window's events are certain already, before the settled horizon:
+        to the end of the drone's last steady level since its last landing that stood
+        ``live_standing_s`` and that no load began, or ``live_standing_margin_s`` before
+        the newest sample if that is earlier (later samples may still end the level a
+        little earlier: a hand, a knock).
+
+        Nothing happens on a steady level; the landing before it, and a drop in the
+        flight or during the landing, are known once the level after it stands (the
+        mass carried is that level's). What waits for the settled horizon: a level that
+        a load began (a hand resting on the new present, or a steady press, is only told
+        from a present by what follows it within ``hand_rest_s``), a flight under way,
+        and anything while a sensor is faulty.
+        """
+        config = self.config
+        flights = [event for event in events if event.event in ("lift", "land")]
+        if self.monitor.faulty or flights and flights[-1].event == "lift":
+            return -np.inf
+        t = signals.t
+        landed = flights[-1].t if flights else -np.inf
+        loads = [event.t for event in events if event.event == "load"]
+        standing = -np.inf
+        for level in levels:
+            start, end = float(t[level.start]), float(t[level.end])
+            if start <= landed:
+                continue
+            if any(load >= start - config.hand_rest_s for load in loads):
+                break  # this level, and all after it, wait for the settled horizon
+            if end - start >= config.live_standing_s:
+                standing = end
+        return min(standing, float(t[-1]) - config.live_standing_margin_s)
 
     def _reference(self, signals: Signals, levels: list[Level]) -> tuple[int, float]:
         """The index of the level the window is re-zeroed at, and the mass carried there."""
