@@ -972,7 +972,9 @@ class LiveEventDetector:
         self._chunks: list[Samples] = []
         self._anchor: _Anchor | None = None
         self._from_start = True  # the window still holds the stream's first sample
-        self._reported_until = -np.inf
+        self._reported_until = -np.inf  # every event up to here is reported...
+        self._settled_until = -np.inf  # ...as the settled horizon (newest - settle_s) says
+        self._standing_at = -np.inf  # ...or as the drone's standing after a landing says
         self._detected_at = -np.inf  # the newest sample of the last detection
         self._level_until: float | None = None  # end of the last steady level seen
         self._recent: deque[DroneEvent] = deque(maxlen=64)
@@ -1020,11 +1022,13 @@ class LiveEventDetector:
         a drop leaves one, so both come after it; a drop in a long flight is reported
         once the drone stands again, after the horizon has passed it, and this is what a
         reader holding observations in time order waits for. Before any level, the
-        window's first sample."""
+        window's first sample. Or, if later, the last standing horizon: the end of the
+        drone's steady level after its landing and the touch that followed it
+        (:meth:`_standing_until`), before which everything has been reported."""
         if self._level_until is None:
             first = float(self._chunks[0].t[0]) if self._chunks else -np.inf
-            return min(first, self._reported_until)
-        return min(self._level_until, self._reported_until)
+            return max(min(first, self._settled_until), self._standing_at)
+        return max(min(self._level_until, self._settled_until), self._standing_at)
 
     def _settled(self, final: bool) -> list[DroneEvent]:
         if not self._chunks:
@@ -1047,6 +1051,8 @@ class LiveEventDetector:
                 fresh.append(event)
                 self._recent.append(event)
         self._reported_until = max(self._reported_until, horizon)
+        self._settled_until = max(self._settled_until, settled)
+        self._standing_at = max(self._standing_at, standing)
         self._reported += len(fresh)
         self._trim(stream)
         return fresh
@@ -1089,11 +1095,12 @@ class LiveEventDetector:
 
     def _standing_until(self, signals: Signals, levels: list[Level],
                         events: list[DroneEvent]) -> float:
-        """How far the window's events are certain already, before the settled horizon:
-        to the end of the drone's last steady level since its last landing that stood
-        ``live_standing_s`` and that no load began, or ``live_standing_margin_s`` before
-        the newest sample if that is earlier (later samples may still end the level a
-        little earlier: a hand, a knock).
+        """How far the window's events are certain already, before the settled horizon.
+
+        Up to the end of the drone's last steady level since its last landing that stood
+        ``live_standing_s`` and that no load began, then on over a hand that touches the
+        landed drone (:meth:`_touched_until`); never closer than ``live_standing_margin_s``
+        to the newest sample (later samples may still end the level a little earlier).
 
         Nothing happens on a steady level; the landing before it, and a drop in the
         flight or during the landing, are known once the level after it stands (the
@@ -1109,7 +1116,7 @@ class LiveEventDetector:
         t = signals.t
         landed = flights[-1].t if flights else -np.inf
         loads = [event.t for event in events if event.event == "load"]
-        standing = -np.inf
+        standing: Level | None = None
         for level in levels:
             start, end = float(t[level.start]), float(t[level.end])
             if start <= landed:
@@ -1117,8 +1124,44 @@ class LiveEventDetector:
             if any(load >= start - config.hand_rest_s for load in loads):
                 break  # this level, and all after it, wait for the settled horizon
             if end - start >= config.live_standing_s:
-                standing = end
-        return min(standing, float(t[-1]) - config.live_standing_margin_s)
+                standing = level
+        if standing is None:
+            return -np.inf
+        until = self._touched_until(signals, standing)
+        return min(until, float(t[-1]) - config.live_standing_margin_s)
+
+    def _touched_until(self, signals: Signals, level: Level) -> float:
+        """After a steady ``level``: until when nothing can have happened yet.
+
+        A hand placing the next present neither lifts nor drops one (a present falling
+        while a hand touches it is no event), and its load comes once the new mass
+        stands; a lift is no earlier than where the platform first turns
+        ``settled_gyro`` or leans ``carried_tilt_deg`` (:meth:`_grasped_until`). So this
+        runs on from the level's end while the mass does not fall below the level's
+        band and does not yet stand anywhere else (it stays in the band, or still
+        changes: a hand pressing), and the platform does not lean, nor turn unless a
+        hand presses on it (placing a present, not taking hold to lift); then stops
+        ``steady_window_s`` short of a new mass standing (the load's walk back to where
+        the mass first stood).
+        """
+        config, t, end = self.config, signals.t, level.end
+        detector = self.detector
+        mass = signals.mass[end:]
+        band = detector._band(signals.mass[level.start:end + 1])
+        spread = _running_std(signals.mass, _samples_in(t, config.steady_window_s))[end:]
+        inside = np.abs(mass - level.mass) < band
+        pressed = (mass >= level.mass + band) & (spread >= config.steady_floor_g)
+        width = _odd_width(t, config.tremble_window_s / 4, least=3)
+        turning = _running_mean(signals.gyro[end:], width) >= config.settled_gyro
+        leaning = detector.tilt(signals, end, len(t) - 1) >= config.carried_tilt_deg
+        unmoved = (inside & ~turning | pressed) & ~leaning
+        stop = np.flatnonzero(~unmoved)
+        if not len(stop):
+            return float(t[-1])
+        until = float(t[end + int(stop[0]) - 1])
+        if not inside[stop[0]] and mass[stop[0]] > level.mass:  # a new mass stands
+            until -= config.steady_window_s
+        return max(until, float(t[end]))
 
     def _reference(self, signals: Signals, levels: list[Level]) -> tuple[int, float]:
         """The index of the level the window is re-zeroed at, and the mass carried there."""

@@ -138,7 +138,7 @@ class DroneSource:
     def __init__(self, port: str, *, positions: Iterable[dict] = (),
                  buttons: Buttons | None = None, calibration: Calibration | None = None,
                  store: CalibrationStore | None = None, offset: float = 0.0,
-                 settle_s: float = 2.0, quiet_s: float = 0.55, chunk_s: float = 0.25,
+                 settle_s: float = 2.0, quiet_s: float = 0.55, chunk_s: float = 0.1,
                  link: DroneLink | None = None, stop: threading.Event | None = None,
                  bridge: ClockBridge | None = None,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
