@@ -1040,7 +1040,7 @@ class LiveEventDetector:
         stream = self._chunks[0]
         newest = float(stream.t[-1])
         settled = np.inf if final else newest - self.settle_s
-        if newest <= self._detected_at and not final or len(stream) < self.config.min_samples:
+        if (newest <= self._detected_at and not final) or len(stream) < self.config.min_samples:
             return []
         self._detected_at = newest
         events, since, standing = self._detect(stream, settled)
@@ -1111,7 +1111,7 @@ class LiveEventDetector:
         """
         config = self.config
         flights = [event for event in events if event.event in ("lift", "land")]
-        if self.monitor.faulty or flights and flights[-1].event == "lift":
+        if self.monitor.faulty or (flights and flights[-1].event == "lift"):
             return -np.inf
         t = signals.t
         landed = flights[-1].t if flights else -np.inf

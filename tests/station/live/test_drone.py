@@ -63,7 +63,8 @@ def test_the_source_hands_on_the_detectors_events_in_time_order() -> None:
     assert [e["event"] for e in events] == [event.event for event in batch]
     # A landing is handed on once the level after it has stood 0.2 s, its mass that
     # level's (the whole stream's level is longer: a tenth of a gram apart at most).
-    assert all(abs(e["mass_g"] - event.mass_g) < 0.2 for e, event in zip(events, batch, strict=True))
+    assert all(abs(e["mass_g"] - event.mass_g) < 0.2
+               for e, event in zip(events, batch, strict=True))
     assert all(abs(e["t"] - 100.0 - event.t) < 0.05  # as hardware's own live test allows
                for e, event in zip(events, batch, strict=True))
     assert [e["event"] for e in events] == [
