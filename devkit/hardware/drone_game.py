@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,6 +38,9 @@ from hardware.calibration import Calibration
 from hardware.capture import MAGIC, encode_capture
 from hardware.samples import Samples
 from hardware.simulate import SimulationOptions, simulate_challenge
+from station.live.drone import DroneSource
+from station.live.sources import hand_on
+from station.live.station import Station
 
 FIRST_ROUND_S = 2.0  # the first round's challenge begins this long after the board starts
 REST_S = 6.0  # the drone resting between two rounds
@@ -138,6 +142,10 @@ def _camera_and_buttons(game: DroneGame, played: GameRound, truth: list[dict]) -
             card = (card + 3) % 9  # not the next card
         game.positions += [{"t": round(landed + 0.3, 2), "card": card},
                            {"t": round(landed + 0.4, 2), "card": card}]
+    if played.ending == "fall":  # the drone still comes down somewhere after the fall
+        after = [event["t"] for event in truth if event["event"] == "land"][len(played.landings):]
+        game.positions += [{"t": round(landed + step, 2), "card": len(played.landings) + 1}
+                           for landed in after for step in (0.3, 0.4)]
     if played.ending == "touch" and played.landings:
         game.presses.append({"t": round(played.landings[-1] + 1.0, 2), "button": "foul"})
     if played.ending == "wrong-landing":
@@ -147,11 +155,13 @@ def _camera_and_buttons(game: DroneGame, played: GameRound, truth: list[dict]) -
 def _rest(start: float, end: float, carried: float, reference: np.ndarray,
           rng: np.random.Generator) -> Samples:
     """The still drone from ``start`` to ``end``, its stack (``carried`` grams) taken off
-    by hand ``CLEAR_AFTER_S`` in."""
+    by hand ``CLEAR_AFTER_S`` in; the simulator's own sensor noise (a quieter rest would
+    make the challenge's hands look like tremor)."""
     t = np.arange(start, end, 0.01)
     cleared = np.clip((t - start - CLEAR_AFTER_S) / 0.3, 0.0, 1.0)
     force = carried * (1.0 - cleared) + rng.normal(0.0, 0.04, len(t))
-    imu = [reference[index] + rng.normal(0.0, 0.03, len(t)) for index in range(1, 7)]
+    noise = (*[SimulationOptions.accel_noise] * 3, *[SimulationOptions.gyro_noise] * 3)
+    imu = [reference[index] + rng.normal(0.0, noise[index - 1], len(t)) for index in range(1, 7)]
     return Samples(t, force, *imu)
 
 
@@ -222,3 +232,36 @@ class PtyBoard:
         finally:
             self.done.set()
             os.close(descriptor)
+
+
+def referee_a_game(station: Station, table_id: str, game: DroneGame, source: DroneSource,
+                   stream_time: Callable[[], float]
+                   ) -> tuple[list[dict], list[tuple[float, float]]]:
+    """Hand ``source``'s items (``game`` as its board streams it) to the table, the
+    speculators choosing before each round's start.
+
+    Returns the observations handed on, and (``t``, ruling delay) of each landing: the
+    stream seconds (``stream_time()``, the board time written by now) from its ``t``
+    to the moment the referee took it in (no longer holding it back for its fall
+    window)."""
+    handed: list[dict] = []
+    delays: list[tuple[float, float]] = []
+    waiting: list[float] = []  # landings handed on, not ruled yet
+    declared = 0
+    for item in source:
+        observation = item.observation or {}
+        while (declared < len(game.rounds)
+               and observation.get("t", -np.inf) >= game.rounds[declared].start_t - 1.0):
+            station.observe(table_id, {"kind": "declared", "action": {
+                "type": "speculate", "card": game.rounds[declared].speculation}},
+                "declared", "referee")
+            declared += 1
+        hand_on(station, table_id, item, "drone")
+        handed.append(observation)
+        if observation.get("event") == "land":
+            waiting.append(observation["t"])
+        held = {entry["t"] for entry in station.table(table_id).translator.inner.held}
+        now = stream_time()
+        delays += [(t, round(now - t, 3)) for t in waiting if t not in held]
+        waiting = [t for t in waiting if t in held]
+    return handed, delays

@@ -18,11 +18,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from devkit.hardware.drone_game import PtyBoard, compose_game, rulebook_scores
+from devkit.hardware.drone_game import (
+    DroneGame,
+    PtyBoard,
+    compose_game,
+    referee_a_game,
+    rulebook_scores,
+)
 from devkit.hardware.fixtures import CALIBRATION
 from station.live.drone import DroneSource, RecordedButtons
 from station.live.hub import Hub
-from station.live.sources import hand_on
 from station.live.station import Station
 from station.store import Database, EventStore, FixedClock
 
@@ -31,36 +36,15 @@ PACE = 3.0  # stream seconds per second of the test's clock
 ORDERED = ("drone-event", "drone-position", "button", "drone-clock")
 
 
-def play_over_the_cable(station: Station, game, board_end: str, host_end: str
-                        ) -> tuple[list[dict], list[float]]:
+def play_over_the_cable(station: Station, game: DroneGame, board_end: str, host_end: str
+                        ) -> tuple[list[dict], list[tuple[float, float]]]:
     """Stream ``game`` to table t1 over the cable; the observations handed on, and each
-    landing's ruling delay (stream seconds from its ``t`` to the referee's call)."""
-    handed: list[dict] = []
-    delays: list[float] = []
-    waiting: list[float] = []  # landings handed on, not ruled yet
-    declared = 0
+    landing's (``t``, ruling delay: stream seconds from its ``t`` to the referee's call)."""
     with PtyBoard(game.samples, CALIBRATION, board_end, pace=PACE) as board:
         source = DroneSource(host_end, positions=game.positions,
                              buttons=RecordedButtons(game.presses), calibration=CALIBRATION,
                              stop=board.done)
-        for item in source:
-            observation = item.observation or {}
-            # The speculators choose while the drone rests, before the round's start.
-            while (declared < len(game.rounds)
-                   and observation.get("t", -np.inf) >= game.rounds[declared].start_t - 1.0):
-                station.observe("t1", {"kind": "declared", "action": {
-                    "type": "speculate", "card": game.rounds[declared].speculation}},
-                    "declared", "referee")
-                declared += 1
-            hand_on(station, "t1", item, "drone")
-            handed.append(observation)
-            if observation.get("event") == "land":
-                waiting.append(observation["t"])
-            held = {entry["t"] for entry in station.table("t1").translator.inner.held}
-            now = board.stream_time()
-            delays += [round(now - t, 2) for t in waiting if t not in held]
-            waiting = [t for t in waiting if t in held]
-    return handed, delays
+        return referee_a_game(station, "t1", game, source, board.stream_time)
 
 
 @pytest.mark.parametrize("seed", [1])
@@ -94,7 +78,7 @@ def test_a_whole_game_over_a_pty_is_refereed_right_and_in_time_order(
         played.speculation for played in game.rounds]
     expected = rulebook_scores(PLAYERS, pilots, speculators, game.rounds)
     assert {s["player"]: s["total"] for s in snapshot["game"]["scores"]} == expected
-    landings = [e["t"] for e in events if e["event"] == "land"]
+    seconds = [delay for _, delay in delays]
     print(f"\n{len(delays)} landings ruled, stream seconds after the touch-down: "
-          f"{', '.join(f'{t:.2f}: {delay:.2f}' for t, delay in zip(landings, delays))}"
-          f" (p50 {np.median(delays):.2f}, max {max(delays):.2f})")
+          f"{', '.join(f'{t:.2f}: {delay:.2f}' for t, delay in delays)}"
+          f" (p50 {np.median(seconds):.2f}, max {max(seconds):.2f})")
