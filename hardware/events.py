@@ -477,14 +477,21 @@ class EventDetector:
         kept: list[Level] = []
         for index, level in enumerate(levels):
             if 0 < index < len(levels) - 1 and kept:
-                before, after = kept[-1], levels[index + 1]
+                # A resting hand wanders: it may stand as a few levels of one mass
+                # (under an event apart); they are one rest, judged from the first.
+                group = self._same_rest(levels, index, signals)
+                earlier = [old for old in kept if old not in group]
+                before, after = (earlier or kept)[-1], levels[index + 1]
                 rose = level.mass - before.mass >= config.min_mass_change_g
                 fell = level.mass - after.mass >= config.min_mass_change_g
                 still_more = after.mass - before.mass >= config.min_mass_change_g
-                soon = t[after.start] - t[level.start] <= config.hand_rest_s
+                soon = t[after.start] - t[(group or [level])[0].start] <= config.hand_rest_s
                 calm = not signals.moving[level.end:after.start + 1].any()
-                if rose and fell and still_more and soon and calm:
+                if earlier and rose and fell and still_more and soon and calm:
+                    kept = earlier
                     continue
+                before = kept[-1]
+                rose = level.mass - before.mass >= config.min_mass_change_g
                 # Up and back to where it was within a press's time, the drone still:
                 # a hand pressed (too steadily for the IMU to feel it).
                 back = abs(after.mass - before.mass) < config.min_mass_change_g / 2
@@ -494,6 +501,18 @@ class EventDetector:
                     continue
             kept.append(level)
         return kept
+
+    def _same_rest(self, levels: list[Level], index: int, signals: Signals) -> list[Level]:
+        """The levels just before ``levels[index]`` of its mass (under an event apart),
+        with no motion between: one rest that a noise or a wander cut."""
+        first = index
+        while first > 0:
+            previous, following = levels[first - 1], levels[first]
+            if (abs(previous.mass - levels[index].mass) >= self.config.min_mass_change_g
+                    or signals.moving[previous.end:following.start + 1].any()):
+                break
+            first -= 1
+        return levels[first:index]
 
     @staticmethod
     def _grown(signals: Signals, still: np.ndarray, band: float, start: int, end: int) -> Level:
