@@ -643,8 +643,14 @@ class EventDetector:
             return last
         return index
 
-    def _band(self, values: np.ndarray) -> float:
-        noise = _sigma(np.diff(values)) / np.sqrt(2) if len(values) > 3 else 0.0
+    def _band(self, values: np.ndarray, held: bool = False) -> float:
+        """How far a level's mass strays: ``band_sigmas`` of its noise, at least
+        ``band_floor_g``. ``held``: a slow cell, each reading held over IMU rows; its
+        noise is measured between readings (the held rows' zero steps would hide it)."""
+        steps = np.diff(values)
+        if held:
+            steps = steps[steps != 0]
+        noise = _sigma(steps) / np.sqrt(2) if len(steps) > 2 else 0.0
         return max(self.config.band_floor_g, self.config.band_sigmas * noise)
 
     def _load_time(self, signals: Signals, level: Level) -> float:
@@ -653,7 +659,7 @@ class EventDetector:
         A knock (samples the ringing disturbed) is walked over: the mass stood before it.
         """
         mass, disturbed = signals.mass, signals.disturbed
-        band = self._band(mass[level.start:level.end + 1])
+        band = self._band(mass[level.start:level.end + 1], held=signals.slow_cell)
         # A hand's last shiver shakes a heavy stack on a slow cell (each reading held
         # over many IMU rows): a reading may stray from the band while the mass already
         # stands; its neighbours' median (over ``smoothing_s``) does not.
