@@ -1164,8 +1164,8 @@ class LiveEventDetector:
         ``settled_gyro`` or leans ``carried_tilt_deg`` (:meth:`_grasped_until`). So this
         runs on from the level's end while the mass does not fall below the level's
         band and does not yet stand anywhere else (it stays in the band, or still
-        changes: a hand pressing), and the platform does not lean, nor turn unless a
-        hand presses on it (placing a present, not taking hold to lift); then stops
+        changes: a hand pressing), and the platform neither leans nor turns (a real
+        hand taking hold to lift presses on the drone too); then stops
         ``steady_window_s`` short of a new mass standing (the load's walk back to where
         the mass first stood).
         """
@@ -1179,7 +1179,7 @@ class LiveEventDetector:
         width = _odd_width(t, config.tremble_window_s / 4, least=3)
         turning = _running_mean(signals.gyro[end:], width) >= config.settled_gyro
         leaning = detector.tilt(signals, end, len(t) - 1) >= config.carried_tilt_deg
-        unmoved = (inside & ~turning | pressed) & ~leaning
+        unmoved = (inside | pressed) & ~turning & ~leaning
         stop = np.flatnonzero(~unmoved)
         if not len(stop):
             return float(t[-1])
