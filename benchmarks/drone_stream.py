@@ -1,7 +1,7 @@
 """The station's live drone path over a whole evening: CPU per second of stream, and memory.
 
 Run: .venv/bin/python benchmarks/drone_stream.py [--minutes 120] [--held] [--seed 900000]
-     .venv/bin/python benchmarks/drone_stream.py --rulings 16 --seed 800000
+     .venv/bin/python benchmarks/drone_stream.py --rulings 16 --games 4 --seed 800000
      (or .venv/bin/python benchmarks/drone.py --stream ...)
 
 A board stream is generated on the fly, as the firmware frames it (HELLO, a
@@ -25,13 +25,17 @@ is printed relative to it too.
 
 ``--rulings COUNT`` instead plays COUNT challenges through the same path with a
 camera position every 0.25 s and prints how soon after each landing the referee
-can rule it (an item past the landing's 0.5 s fall window handed on after it).
+can rule it (an item past the landing's 0.5 s fall window handed on after it);
+``--games COUNT`` then plays COUNT whole hand-dealt games through the same path
+into station tables and prints how soon after each landing the table's referee
+took it in.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -40,8 +44,10 @@ from pathlib import Path
 import numpy as np
 from reference import reference_line, reference_seconds
 
-sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # the checkout: devkit/
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout first: devkit/,
+# and vision/ (a station table imports it; benchmarks/vision.py would shadow it)
 
+from devkit.hardware.drone_game import compose_game, referee_a_game
 from devkit.hardware.fixtures import CALIBRATION
 from firmware import frames
 from hardware.capture import GRAVITY
@@ -49,13 +55,18 @@ from hardware.link import DroneLink
 from hardware.paced import BoardLink, PacedBoard
 from hardware.samples import Samples
 from hardware.simulate import SimulationOptions, simulate_challenge
-from station.live.drone import DroneSource
+from station.live.drone import DroneSource, RecordedButtons
+from station.live.hub import Hub
+from station.live.station import Station
+from station.store import EventStore, FixedClock
+from station.store.database import open_database
 
 IMU_HZ = 200.0
 LOAD_HZ = 80.0
 SEGMENT_S = 600.0  # ten minutes of stream per line
 REST_S = (5.0, 40.0)  # the still drone between two challenges
 ACCEL_LSB, GYRO_LSB = 8192, 65.5
+GAME_PLAYERS = ["Ana", "Ben", "Cas"]
 
 
 class EveningBoard:
@@ -244,6 +255,37 @@ def ruling_delays(count: int, seed: int) -> list[float]:
     return delays
 
 
+def game_ruling_delays(count: int, seed: int) -> list[float]:
+    """How long after each landing a station table's referee took it in, in stream time,
+    over ``count`` whole hand-dealt Pick 'n Packers games (``devkit.hardware.drone_game``:
+    one simulated challenge per round at 100 Hz, an 80 Hz HX711, the camera's card after
+    each landing, the start and foul presses) played through the live path
+    (``PacedBoard``: 0.05 s of stream per read) into a table on a fresh SQLite store."""
+    delays: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        database = open_database(f"sqlite:///{Path(folder) / 'station.sqlite3'}")
+        station = Station(EventStore(database, FixedClock()), Hub())
+        for number in range(seed, seed + count):
+            game = compose_game(number, rounds=len(GAME_PLAYERS))
+            table = f"t{number}"
+            station.create_table(table, table)
+            station.start_game(table, "pick-n-packers", GAME_PLAYERS, seed=1, options=None,
+                               author="organiser", deal="table")
+            board = PacedBoard(game.samples, CALIBRATION, load_hz=LOAD_HZ)
+            source = DroneSource("loop://", positions=game.positions,
+                                 buttons=RecordedButtons(game.presses), calibration=CALIBRATION,
+                                 link=board.link(), monotonic=board.monotonic, stop=board.stop)
+            _, ruled = referee_a_game(station, table, game, source, lambda b=board: b.written)
+            delays += [delay for _, delay in ruled]
+        database.close()
+    return delays
+
+
+def print_delays(what: str, delays: list[float]) -> None:
+    print(f"{len(delays)} landings of {what}: p50 {np.median(delays):.2f} s, "
+          f"p95 {np.percentile(delays, 95):.2f} s, max {max(delays):.2f} s after the landing")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=120.0,
@@ -255,14 +297,23 @@ def main(argv: list[str] | None = None) -> None:
                         help="the board repeats its latest HX711 reading on every IMU row")
     parser.add_argument("--rulings", type=int, default=0, metavar="COUNT",
                         help="instead: how soon each landing of COUNT challenges can be ruled")
+    parser.add_argument("--games", type=int, default=0, metavar="COUNT",
+                        help="instead (or after --rulings): COUNT whole games refereed at "
+                             "a table, how soon each landing is ruled")
     arguments = parser.parse_args(argv)
     print(reference_line(), flush=True)
     reference = reference_seconds()
-    if arguments.rulings:
-        delays = ruling_delays(arguments.rulings, arguments.seed)
-        print(f"{len(delays)} landings of {arguments.rulings} challenges: ruled (an item past "
-              f"the {FALL_WINDOW_S:g} s fall window handed on) p50 {np.median(delays):.2f} s, "
-              f"p95 {np.percentile(delays, 95):.2f} s, max {max(delays):.2f} s after the landing")
+    if arguments.rulings or arguments.games:
+        started = time.process_time()
+        if arguments.rulings:
+            print_delays(f"{arguments.rulings} challenges, ruled (an item past the "
+                         f"{FALL_WINDOW_S:g} s fall window handed on)",
+                         ruling_delays(arguments.rulings, arguments.seed))
+        if arguments.games:
+            print_delays(f"{arguments.games} whole games, taken in by the table's referee",
+                         game_ruling_delays(arguments.games, arguments.seed))
+        seconds = time.process_time() - started
+        print(f"CPU {seconds:.1f} s ({seconds / reference:.0f} ref)")
         return
     mode = "held on every IMU row" if arguments.held else "new readings only"
     print(f"live path over {arguments.minutes:g} min of board stream: {IMU_HZ:g} Hz IMU, "

@@ -80,3 +80,5 @@ class DetectorConfig:
     live_min_window_s: float = 10.0  # the window never holds less of the stream
     live_max_window_s: float = 60.0  # nor more (then the window re-zeroes at its first level)
     live_duplicate_s: float = 0.1  # an event this close to a reported one of its type is it
+    live_standing_s: float = 0.2  # a steady level this long after a landing makes it certain
+    live_standing_margin_s: float = 0.2  # ...but no closer than this to the newest sample

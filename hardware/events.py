@@ -477,14 +477,21 @@ class EventDetector:
         kept: list[Level] = []
         for index, level in enumerate(levels):
             if 0 < index < len(levels) - 1 and kept:
-                before, after = kept[-1], levels[index + 1]
+                # A resting hand wanders: it may stand as a few levels of one mass
+                # (under an event apart); they are one rest, judged from the first.
+                group = self._same_rest(levels, index, signals)
+                earlier = [old for old in kept if old not in group]
+                before, after = (earlier or kept)[-1], levels[index + 1]
                 rose = level.mass - before.mass >= config.min_mass_change_g
                 fell = level.mass - after.mass >= config.min_mass_change_g
                 still_more = after.mass - before.mass >= config.min_mass_change_g
-                soon = t[after.start] - t[level.start] <= config.hand_rest_s
+                soon = t[after.start] - t[(group or [level])[0].start] <= config.hand_rest_s
                 calm = not signals.moving[level.end:after.start + 1].any()
-                if rose and fell and still_more and soon and calm:
+                if earlier and rose and fell and still_more and soon and calm:
+                    kept = earlier
                     continue
+                before = kept[-1]
+                rose = level.mass - before.mass >= config.min_mass_change_g
                 # Up and back to where it was within a press's time, the drone still:
                 # a hand pressed (too steadily for the IMU to feel it).
                 back = abs(after.mass - before.mass) < config.min_mass_change_g / 2
@@ -494,6 +501,18 @@ class EventDetector:
                     continue
             kept.append(level)
         return kept
+
+    def _same_rest(self, levels: list[Level], index: int, signals: Signals) -> list[Level]:
+        """The levels just before ``levels[index]`` of its mass (under an event apart),
+        with no motion between: one rest that a noise or a wander cut."""
+        first = index
+        while first > 0:
+            previous, following = levels[first - 1], levels[first]
+            if (abs(previous.mass - levels[index].mass) >= self.config.min_mass_change_g
+                    or signals.moving[previous.end:following.start + 1].any()):
+                break
+            first -= 1
+        return levels[first:index]
 
     @staticmethod
     def _grown(signals: Signals, still: np.ndarray, band: float, start: int, end: int) -> Level:
@@ -624,8 +643,14 @@ class EventDetector:
             return last
         return index
 
-    def _band(self, values: np.ndarray) -> float:
-        noise = _sigma(np.diff(values)) / np.sqrt(2) if len(values) > 3 else 0.0
+    def _band(self, values: np.ndarray, held: bool = False) -> float:
+        """How far a level's mass strays: ``band_sigmas`` of its noise, at least
+        ``band_floor_g``. ``held``: a slow cell, each reading held over IMU rows; its
+        noise is measured between readings (the held rows' zero steps would hide it)."""
+        steps = np.diff(values)
+        if held:
+            steps = steps[steps != 0]
+        noise = _sigma(steps) / np.sqrt(2) if len(steps) > 2 else 0.0
         return max(self.config.band_floor_g, self.config.band_sigmas * noise)
 
     def _load_time(self, signals: Signals, level: Level) -> float:
@@ -634,7 +659,7 @@ class EventDetector:
         A knock (samples the ringing disturbed) is walked over: the mass stood before it.
         """
         mass, disturbed = signals.mass, signals.disturbed
-        band = self._band(mass[level.start:level.end + 1])
+        band = self._band(mass[level.start:level.end + 1], held=signals.slow_cell)
         # A hand's last shiver shakes a heavy stack on a slow cell (each reading held
         # over many IMU rows): a reading may stray from the band while the mass already
         # stands; its neighbours' median (over ``smoothing_s``) does not.
@@ -972,7 +997,10 @@ class LiveEventDetector:
         self._chunks: list[Samples] = []
         self._anchor: _Anchor | None = None
         self._from_start = True  # the window still holds the stream's first sample
-        self._reported_until = -np.inf
+        self._reported_until = -np.inf  # every event up to here is reported...
+        self._settled_until = -np.inf  # ...as the settled horizon (newest - settle_s) says
+        self._standing_at = -np.inf  # ...or as the drone's standing after a landing says
+        self._detected_at = -np.inf  # the newest sample of the last detection
         self._level_until: float | None = None  # end of the last steady level seen
         self._recent: deque[DroneEvent] = deque(maxlen=64)
         self._reported = 0
@@ -1019,11 +1047,13 @@ class LiveEventDetector:
         a drop leaves one, so both come after it; a drop in a long flight is reported
         once the drone stands again, after the horizon has passed it, and this is what a
         reader holding observations in time order waits for. Before any level, the
-        window's first sample."""
+        window's first sample. Or, if later, the last standing horizon: the end of the
+        drone's steady level after its landing and the touch that followed it
+        (:meth:`_standing_until`), before which everything has been reported."""
         if self._level_until is None:
             first = float(self._chunks[0].t[0]) if self._chunks else -np.inf
-            return min(first, self._reported_until)
-        return min(self._level_until, self._reported_until)
+            return max(min(first, self._settled_until), self._standing_at)
+        return max(min(self._level_until, self._settled_until), self._standing_at)
 
     def _settled(self, final: bool) -> list[DroneEvent]:
         if not self._chunks:
@@ -1033,14 +1063,21 @@ class LiveEventDetector:
                       zip(*(chunk.columns() for chunk in self._chunks), strict=True)]
             self._chunks = [Samples(*joined)]
         stream = self._chunks[0]
-        horizon = np.inf if final else float(stream.t[-1]) - self.settle_s
-        if horizon <= self._reported_until or len(stream) < self.config.min_samples:
+        newest = float(stream.t[-1])
+        settled = np.inf if final else newest - self.settle_s
+        if (newest <= self._detected_at and not final) or len(stream) < self.config.min_samples:
             return []
-        events, since = self._detect(stream, horizon)
-        fresh = [event for event in events
-                 if since <= event.t <= horizon and not self._seen(event)]
-        self._reported_until = horizon
-        self._recent.extend(fresh)
+        self._detected_at = newest
+        events, since, standing = self._detect(stream, settled)
+        horizon = max(settled, standing)
+        fresh = []
+        for event in events:  # one at a time: a lift and its landing may come in one call
+            if since <= event.t <= horizon and not self._seen(event):
+                fresh.append(event)
+                self._recent.append(event)
+        self._reported_until = max(self._reported_until, horizon)
+        self._settled_until = max(self._settled_until, settled)
+        self._standing_at = max(self._standing_at, standing)
         self._reported += len(fresh)
         self._trim(stream)
         return fresh
@@ -1057,8 +1094,11 @@ class LiveEventDetector:
         return any(old.event == event.event and abs(old.t - event.t) < self.config.live_duplicate_s
                    for old in self._recent)
 
-    def _detect(self, stream: Samples, horizon: float) -> tuple[list[DroneEvent], float]:
-        """The window's events, and the time from which they may be new (its reference level)."""
+    def _detect(self, stream: Samples, horizon: float
+                ) -> tuple[list[DroneEvent], float, float]:
+        """The window's events, the time from which they may be new (its reference level),
+        and how far they are already certain before the settled ``horizon``
+        (:meth:`_standing_until`)."""
         detector = self.detector
         detector.horizon = horizon
         detector.from_start = self._from_start
@@ -1075,7 +1115,78 @@ class LiveEventDetector:
         mass_events, carried_at = detector.mass_events(signals, levels, start_mass)
         since = float(signals.t[levels[0].start]) if levels and self._anchor else -np.inf
         self._anchor = self._next_anchor(signals, levels, carried_at, horizon) or self._anchor
-        return _with_masses(detector.flights(signals), mass_events, start_mass), since
+        events = _with_masses(detector.flights(signals), mass_events, start_mass)
+        return events, since, self._standing_until(signals, levels, events)
+
+    def _standing_until(self, signals: Signals, levels: list[Level],
+                        events: list[DroneEvent]) -> float:
+        """How far the window's events are certain already, before the settled horizon.
+
+        Up to the end of the drone's last steady level since its last landing that stood
+        ``live_standing_s`` and that no load began, then on over a hand that touches the
+        landed drone (:meth:`_touched_until`); never closer than ``live_standing_margin_s``
+        to the newest sample (later samples may still end the level a little earlier).
+
+        Nothing happens on a steady level; the landing before it, and a drop in the
+        flight or during the landing, are known once the level after it stands (the
+        mass carried is that level's). What waits for the settled horizon: a level that
+        a load began (a hand resting on the new present, or a steady press, is only told
+        from a present by what follows it within ``hand_rest_s``), a flight under way,
+        and anything while a sensor is faulty.
+        """
+        config = self.config
+        flights = [event for event in events if event.event in ("lift", "land")]
+        if self.monitor.faulty or (flights and flights[-1].event == "lift"):
+            return -np.inf
+        t = signals.t
+        landed = flights[-1].t if flights else -np.inf
+        loads = [event.t for event in events if event.event == "load"]
+        standing: Level | None = None
+        for level in levels:
+            start, end = float(t[level.start]), float(t[level.end])
+            if start <= landed:
+                continue
+            if any(load >= start - config.hand_rest_s for load in loads):
+                break  # this level, and all after it, wait for the settled horizon
+            if end - start >= config.live_standing_s:
+                standing = level
+        if standing is None:
+            return -np.inf
+        until = self._touched_until(signals, standing)
+        return min(until, float(t[-1]) - config.live_standing_margin_s)
+
+    def _touched_until(self, signals: Signals, level: Level) -> float:
+        """After a steady ``level``: until when nothing can have happened yet.
+
+        A hand placing the next present neither lifts nor drops one (a present falling
+        while a hand touches it is no event), and its load comes once the new mass
+        stands; a lift is no earlier than where the platform first turns
+        ``settled_gyro`` or leans ``carried_tilt_deg`` (:meth:`_grasped_until`). So this
+        runs on from the level's end while the mass does not fall below the level's
+        band and does not yet stand anywhere else (it stays in the band, or still
+        changes: a hand pressing), and the platform neither leans nor turns (a real
+        hand taking hold to lift presses on the drone too); then stops
+        ``steady_window_s`` short of a new mass standing (the load's walk back to where
+        the mass first stood).
+        """
+        config, t, end = self.config, signals.t, level.end
+        detector = self.detector
+        mass = signals.mass[end:]
+        band = detector._band(signals.mass[level.start:end + 1])
+        spread = _running_std(signals.mass, _samples_in(t, config.steady_window_s))[end:]
+        inside = np.abs(mass - level.mass) < band
+        pressed = (mass >= level.mass + band) & (spread >= config.steady_floor_g)
+        width = _odd_width(t, config.tremble_window_s / 4, least=3)
+        turning = _running_mean(signals.gyro[end:], width) >= config.settled_gyro
+        leaning = detector.tilt(signals, end, len(t) - 1) >= config.carried_tilt_deg
+        unmoved = (inside | pressed) & ~turning & ~leaning
+        stop = np.flatnonzero(~unmoved)
+        if not len(stop):
+            return float(t[-1])
+        until = float(t[end + int(stop[0]) - 1])
+        if not inside[stop[0]] and mass[stop[0]] > level.mass:  # a new mass stands
+            until -= config.steady_window_s
+        return max(until, float(t[end]))
 
     def _reference(self, signals: Signals, levels: list[Level]) -> tuple[int, float]:
         """The index of the level the window is re-zeroed at, and the mass carried there."""

@@ -138,7 +138,7 @@ class DroneSource:
     def __init__(self, port: str, *, positions: Iterable[dict] = (),
                  buttons: Buttons | None = None, calibration: Calibration | None = None,
                  store: CalibrationStore | None = None, offset: float = 0.0,
-                 settle_s: float = 2.0, quiet_s: float = 2.0, chunk_s: float = 0.25,
+                 settle_s: float = 2.0, quiet_s: float = 0.55, chunk_s: float = 0.1,
                  link: DroneLink | None = None, stop: threading.Event | None = None,
                  bridge: ClockBridge | None = None,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
@@ -245,7 +245,7 @@ class DroneSource:
         settled past it (``settle_s``) and will report no event before it
         (:meth:`DroneStream.certain_until`: a drop found in a long flight once the drone
         stands again comes after the settling has passed it)."""
-        return min(self.clock() - self.settle_s, self.stream.certain_until())
+        return self.stream.certain_until()
 
     def _release(self, horizon: float) -> Iterator[Timed]:
         """Hand on, in time order, what no later sample can come before."""
