@@ -389,7 +389,22 @@ class CameraRun:
     flags: list[tuple[float, str]] = field(default_factory=list)
     record: list[dict[str, Any]] = field(default_factory=list)
     faults: dict[str, list[float]] = field(default_factory=dict)
+    health: list[tuple[float, str, list[str]]] = field(default_factory=list)
     seconds: float = 0.0
+
+    def look(self, api: httpx.Client, began: float) -> None:
+        """Note the table's flags, and the health page's checks while one is up (at most
+        once a second: the health report runs the doctor's checks)."""
+        now = round(time.monotonic() - began, 2)
+        flagged = [s["words"] for s in self.snapshot.get("sources", []) if s["words"]]
+        for words in flagged:
+            if not self.flags or self.flags[-1][1] != words:
+                self.flags.append((now, words))
+        if flagged and (not self.health or now - self.health[-1][0] >= 1.0):
+            report = api.get("/api/health").json()
+            self.health.append((now, report["status"], [
+                f"{check['name']}: {check['summary']}" for check in report["checks"]
+                if not check["ok"]]))
 
 
 def camera_game(data: Path, replay: Path, script: dict[str, Any], deadline_s: float,
@@ -411,9 +426,7 @@ def camera_game(data: Path, replay: Path, script: dict[str, Any], deadline_s: fl
             while time.monotonic() - began < deadline_s:
                 run.snapshot = api.get("/api/tables/cam").json()
                 game = run.snapshot["game"]
-                for source in run.snapshot.get("sources", []):
-                    if source["words"] and (not run.flags or run.flags[-1][1] != source["words"]):
-                        run.flags.append((round(time.monotonic() - began, 2), source["words"]))
+                run.look(api, began)
                 for actions in [k for k in faults if game["actions"] >= k]:
                     name, start = faults.pop(actions)
                     run.faults[name] = noted = []
@@ -482,6 +495,12 @@ def flagged_during(run: CameraRun, span: list[float], words: str,
             if span[0] <= at <= span[1] + grace_s and words in said]
 
 
+def on_health_page(figures: dict[str, Any]) -> bool:
+    """Whether the health page listed the camera's flag of each fault."""
+    said = " ".join(figures["health_said"])
+    return "database is locked" in said and "disk is full" in said
+
+
 def camera_figures(script: dict[str, Any], plain: CameraRun, faulty: CameraRun,
                    arguments: argparse.Namespace) -> dict[str, Any]:
     seqs = [event["seq"] for event in faulty.record]
@@ -489,6 +508,7 @@ def camera_figures(script: dict[str, Any], plain: CameraRun, faulty: CameraRun,
         "game": script["game"], "players": script["players"], "deal": "table",
         "lock_seconds": arguments.lock_seconds, "full_seconds": arguments.full_seconds,
         "faults_at_s": faulty.faults, "flags": faulty.flags,
+        "health_said": sorted({line for _, _, lines in faulty.health for line in lines}),
         "flagged_while_locked": flagged_during(faulty, faulty.faults.get("lock", []),
                                                "database is locked"),
         "flagged_while_full": flagged_during(faulty, faulty.faults.get("full", []),
@@ -501,7 +521,8 @@ def camera_figures(script: dict[str, Any], plain: CameraRun, faulty: CameraRun,
                              and figures["faulty"]["scores"] == script["final_scores"])
     figures["sound"] = bool(figures["ends_right"] and figures["record_whole"]
                             and figures["flagged_while_locked"]
-                            and figures["flagged_while_full"] and figures["flag_cleared"])
+                            and figures["flagged_while_full"] and figures["flag_cleared"]
+                            and on_health_page(figures))
     print(f"camera game ({script['game']}, {len(figures['plain']['actions'])} actions) "
           f"through a {arguments.lock_seconds:g} s database lock and a full disk for "
           f"{arguments.full_seconds:g} s: flagged while locked "
