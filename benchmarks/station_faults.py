@@ -22,7 +22,10 @@ program (a separate sqlite3 connection) holds the database with ``BEGIN IMMEDIAT
 ``--lock-seconds 7``; then the tmpfs is filled to the last byte for ``--full-seconds 8``
 and emptied again. It checks that the table showed each fault in words while it lasted
 (the snapshot's ``"sources"``), that the record is whole, and that the game ends with the
-same actions and scores as the same replay without faults (run first).
+same actions and scores as the same replay without faults (run first). While a flag is
+up, the health page's checks (``GET /api/health``) are read once a second: they must list
+the camera's flag too. The game is dealt by hand (``"deal": "table"``): the station learns
+every card from the camera.
 
 Each part prints text on stderr and one JSON line on stdout, with the reference workload's
 time (``benchmarks/reference.py``) beside the figures. Each is bounded (``--deadline``, 180
@@ -527,6 +530,7 @@ def camera_figures(script: dict[str, Any], plain: CameraRun, faulty: CameraRun,
           f"through a {arguments.lock_seconds:g} s database lock and a full disk for "
           f"{arguments.full_seconds:g} s: flagged while locked "
           f"{figures['flagged_while_locked']}; while full {figures['flagged_while_full']}; "
+          f"on the health page too: {on_health_page(figures)}; "
           f"record whole {figures['record_whole']}; ends as without faults "
           f"{figures['ends_right']} (scores {figures['faulty']['scores']}); "
           f"{figures['seconds']} s (without faults {figures['plain_seconds']} s)",
