@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import json
 import os
@@ -93,7 +94,7 @@ class Station:
                 [sys.executable, "-m", "station", "serve", "--port", str(self.port),
                  "--data", str(self.data), *self.extra],
                 cwd=REPO, env=dict(os.environ, PACKREF_TOKEN=TOKEN), stdout=subprocess.PIPE,
-                stderr=self.log, text=True)
+                stderr=self.log, text=True, start_new_session=True)
             line = self.process.stdout.readline() if self.process.stdout else ""
             if line:
                 self.starts += 1
@@ -103,18 +104,23 @@ class Station:
         raise SystemExit(f"packref serve did not start: {self.said()[-2000:]}")
 
     def kill(self) -> None:
-        """SIGKILL: no shutdown, no flush, as a pulled plug (the OS keeps what was written)."""
+        """SIGKILL to the station and its worker processes (its own process group): no
+        shutdown, no flush, as a pulled plug (the OS keeps what was written)."""
         if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+            os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
+        """Stop it as Ctrl-C would; its group killed if it does not stop within 20 s."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
             self.process.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        # a worker process left behind by the station's end (or by a kill)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
 
     def said(self) -> str:
         self.log.seek(0)
