@@ -28,6 +28,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ from station.live.station import Station
 from station.live.table import LiveTable
 
 log = logging.getLogger("packref.advice")
+PARENT_CHECK_S = 1.0  # how often a worker looks whether its station is still there
 WORKER_NICENESS = 19  # the worker yields the CPU to the live loop (and to the camera)
 SEARCH_SEED = 0  # one seed for every search: the same position, the same search
 #: Why hints may not show at a table's game (table id, the game's seq → a sentence or None).
@@ -69,15 +71,29 @@ def position_of(live: LiveTable) -> Position | None:
     return Position(current.seq, len(current.state.log), last)
 
 
-def _lower_priority() -> None:
-    """A worker's initializer: be nice to the live loop."""
+def _lower_priority(station_pid: int | None = None) -> None:
+    """A worker's initializer: be nice to the live loop, and end with the station
+    (``station_pid``: the process that made the pool)."""
     with contextlib.suppress(OSError):  # not allowed here: the same priority, then
         os.nice(WORKER_NICENESS)
+    if station_pid is not None:
+        threading.Thread(target=_end_with_parent, args=(station_pid,), daemon=True,
+                         name="end with the station").start()
+
+
+def _end_with_parent(parent: int, every_s: float = PARENT_CHECK_S) -> None:
+    """End this worker once the station that started it is gone. A station killed with
+    SIGKILL (the kernel's out-of-memory killer, ``kill -9``) cannot stop its pool: its
+    worker would wait for work for ever, and the station started again would get another."""
+    while os.getppid() == parent:
+        time.sleep(every_s)
+    os._exit(0)
 
 
 def worker_pool(workers: int) -> ProcessPoolExecutor:
     """Worker processes for advice, started fresh (``spawn``: no copy of the server's threads)."""
     return ProcessPoolExecutor(max_workers=workers, initializer=_lower_priority,
+                               initargs=(os.getpid(),),
                                mp_context=multiprocessing.get_context("spawn"))
 
 

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -204,3 +205,39 @@ def test_a_station_that_fails_as_it_starts_leaves_no_token(cli, tmp_path: Path, 
     with pytest.raises(SystemExit):  # uvicorn's "startup failed"
         cli("serve", "--port", "0", "--data", tmp_path)
     assert not (tmp_path / TOKEN_FILE).exists()
+
+
+def children_of(pid: int) -> set[int]:
+    """The processes ``pid`` started (every thread's), from /proc."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found |= {int(child) for child in (task / "children").read_text().split()}
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_killed_stations_worker_processes_end_with_it(tmp_path: Path,
+                                                        servers: list[Serve]) -> None:
+    """SIGKILL to the station alone (as the out-of-memory killer sends it): its win-chances
+    worker ends too, rather than wait for work for ever beside the restarted station."""
+    servers.append(station := Serve(tmp_path))
+    station.client.post("/api/tables", headers=AUTH, json={
+        "name": "T", "id": "t1", "game": {"game": "moving-day", "players": ["Ana", "Ben"],
+                                          "seed": 1}}).raise_for_status()
+    deadline = time.monotonic() + 60
+    while len(children_of(station.process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)  # the pool starts with the first position to study
+    workers = children_of(station.process.pid)  # the worker and multiprocessing's tracker
+    assert len(workers) >= 2, "no worker process was started"
+    time.sleep(3)  # the worker has started (the station is killed while it works)
+    station.kill()
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not any(alive(pid) for pid in workers)
