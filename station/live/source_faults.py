@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hardware.calibration import Calibration, CalibrationStore
+from station.faults import is_busy, is_disk_full
 
 LOG = logging.getLogger("packref")
 FIRST_WAIT_S = 1.0
@@ -107,8 +108,17 @@ class SourceFaults:
                 LOG.exception("the source flag of table %s could not be sent", table_id)
 
 
+DISK_FULL = "the disk is full: nothing it sees can be stored until there is room"
+DATABASE_LOCKED = "the database is locked by another program: waiting for it"
+
+
 def reason(error: BaseException) -> str:
-    """An error's first line (its kind when it has no words)."""
+    """An error in words: a full disk and a locked database as such (the station's own
+    words, not the driver's), else its first line (its kind when it has no words)."""
+    if is_disk_full(error):
+        return DISK_FULL
+    if is_busy(error):
+        return DATABASE_LOCKED
     text = str(error).strip().splitlines()
     return text[0] if text else type(error).__name__
 

@@ -286,9 +286,10 @@ def test_a_camera_game_goes_on_through_a_full_disk_and_a_held_database(
         assert running.wait(timeout=120), running
     assert scores(station) == script["final_scores"]
     assert flags == [
-        "the camera's frames stopped: [Errno 28] No space left on device; retrying in 0.05 s",
-        "the camera's frames stopped: (builtins.Exception) database is locked; retrying in "
-        "0.05 s"]
+        "the camera's frames stopped: the disk is full: nothing it sees can be stored until "
+        "there is room; retrying in 0.05 s",
+        "the camera's frames stopped: the database is locked by another program: waiting for "
+        "it; retrying in 0.05 s"]
     assert station.snapshot("t1")["sources"] == []
 
 
