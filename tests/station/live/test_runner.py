@@ -92,9 +92,10 @@ def test_a_failed_source_flags_its_table_is_retried_and_the_others_go_on(
         assert running.wait(timeout=60)
     assert seen[0] == []
     assert [s[0]["words"] for s in seen[1:]] == [
-        "the camera's frames stopped: [Errno 28] No space left on device; retrying in 0.05 s",
-        "the camera's frames stopped: (builtins.Exception) database is locked; "
-        "retrying in 0.1 s"]
+        "the camera's frames stopped: the disk is full: nothing it sees can be stored until "
+        "there is room; retrying in 0.05 s",
+        "the camera's frames stopped: the database is locked by another program: waiting for "
+        "it; retrying in 0.1 s"]
     assert station.snapshot("t1")["sources"] == []  # recovered: the flag is gone
     assert station.snapshot("t1")["readings"]  # the drone played on
 
