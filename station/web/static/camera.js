@@ -68,7 +68,10 @@
         : "no game at the table and no mats chosen: the picture alone";
     $("camera-choose").hidden = looked.because === "game";
     const select = $("camera-game");
-    if (document.activeElement !== select) select.value = reading.chosen || "";
+    // A game picked but not yet chosen stays picked: a poll must not put the old one back.
+    if (document.activeElement !== select && !select.dataset.picked) {
+      select.value = reading.chosen || "";
+    }
   }
 
   async function showPicture(reading) {
@@ -103,8 +106,11 @@
     }
   }
 
+  $("camera-game").addEventListener("change", () => { $("camera-game").dataset.picked = "1"; });
+
   $("camera-choose-button").addEventListener("click", async () => {
     const game = $("camera-game").value || null;
+    delete $("camera-game").dataset.picked;
     try {
       await ask("camera/mats", { method: "PUT", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ game }) });
