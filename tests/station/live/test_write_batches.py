@@ -15,12 +15,9 @@ from station.live.hub import Hub
 from station.live.station import Station
 from station.store import Database, EventStore, FixedClock
 from station.store.receipts import Receipt, find_receipt, receipt_for
+from tests.station.live.test_station import declared
 
 WRITERS = 6
-
-
-def declared(n: int) -> dict[str, Any]:
-    return {"kind": "declared", "action": {"type": "add", "n": n}}
 
 
 @pytest.fixture
