@@ -8,7 +8,7 @@ For each game (at its smallest player count, at least two), ``--positions`` posi
 made on the fly, ``--per-game`` of them from each simulated game: a seeded game played by
 the engine's random play (``rules.playout``) to its end, and positions taken at distinct
 random points of it after the first move. The advisor (``rules.advice.lookahead.Advisor``,
-the one the station's worker runs) studies each position with 16, 32, 64 ... playouts
+the one the station's worker runs) studies each position with 8, 16, 32 ... playouts
 until the estimate may be shown (``station.advice.credible_chances``: every player's 95 %
 Wilson interval at most ``CREDIBLE_WIDTH`` wide) or the game's playout cap is reached
 (``PLAYOUT_CAPS``: fewer where a playout is slow, so that 500 positions fit in minutes;
@@ -45,11 +45,12 @@ from station.advice import CREDIBLE_WIDTH, credible_chances, moves_made
 from station.config import ADVICE_SECONDS
 
 GAMES = ("small-warehouse", "pick-n-packers", "moving-day", "removal")
-FIRST_PLAYOUTS = 16
+FIRST_PLAYOUTS = 8  # the least the station's worker plays (ADVICE_MIN_PLAYOUTS)
 MAX_STEPS = 5_000
 #: Each game's most playouts a position (the advisor's, over all its candidate moves): a
 #: Moving Day or Removal playout costs several times a Small Warehouse one (docs/advisor.md).
-PLAYOUT_CAPS = {"small-warehouse": 32, "pick-n-packers": 64, "moving-day": 16, "removal": 16}
+PLAYOUT_CAPS = {"small-warehouse": 128, "pick-n-packers": 128, "moving-day": 128,
+                "removal": 128}
 
 
 @dataclass
@@ -99,9 +100,7 @@ def study(game_name: str, state: State, seed: int, most: int
         started = time.process_time()
         advice = Advisor(game_name).advise(state, random.Random(seed), max_playouts=playouts)
         spent = time.process_time() - started
-        top = advice.actions[0]
-        answer = {"win_chances": dict(zip(state.players, top.win_chances, strict=True)),
-                  "actions": [{"playouts": top.playouts}]}
+        answer = advice.to_json(state.players)  # as the station's worker answers
         shown = credible_chances(answer, moves_made(state))["shown"]
         if shown or playouts * 2 > most:
             return answer["win_chances"], shown, spent, playouts

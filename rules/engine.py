@@ -447,6 +447,27 @@ class State(ABC):
     def clone(self) -> State:
         return self.game.from_json(self.to_json())
 
+    def position_copy(self) -> State:
+        """A copy of the position alone, for a search's playouts: ``data`` copied, no log,
+        and the setup and whatever the game derived from it shared, not rebuilt (play never
+        changes them). Several times faster than building the state afresh from its setup
+        (a Removal catalogue's tile specs, a Moving Day fleet); the copy plays on apart
+        from ``self``. A game that keeps something derived from ``data`` beside it forgets
+        it in :meth:`forget_derived`."""
+        copy = object.__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy.players = list(self.players)
+        copy.options = dict(self.options)
+        copy.log = []
+        copy.seed_reveals = []
+        copy.data = json_copy(self.data)
+        copy.forget_derived()
+        return copy
+
+    def forget_derived(self) -> None:
+        """Drop what was derived from ``data`` and kept beside it (a copy builds it again):
+        nothing for a game that keeps nothing."""
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented

@@ -80,8 +80,18 @@ class Advice:
 
     @property
     def win_chances(self) -> list[float]:
-        """Every player's chance to win if the best action is taken (0s before a playout)."""
-        return self.actions[0].win_chances
+        """Every player's chance to win from this position: their share of the wins over
+        every playout of every candidate (0s before a playout).
+
+        Not the best candidate's own rate: with eight candidates each has an eighth of the
+        playouts, and the best of eight noisy rates reads high (a position studied with 32
+        playouts says "100 %" and is won two times in three). The pooled rate rests on all
+        of them, and it is the chance of a player who plays as the playouts do."""
+        played = sum(candidate.playouts for candidate in self.actions)
+        if not played:
+            return [0.0] * len(self.actions[0].wins)
+        return [sum(candidate.wins[index] for candidate in self.actions) / played
+                for index in range(len(self.actions[0].wins))]
 
     def to_json(self, players: list[str], top: int = TOP_ACTIONS) -> dict[str, Any]:
         def chances(candidate: Candidate) -> dict[str, float] | None:
@@ -90,11 +100,14 @@ class Advice:
             return {name: round(chance, 4)
                     for name, chance in zip(players, candidate.win_chances, strict=True)}
 
+        pooled = (None if not self.playouts else
+                  {name: round(chance, 4)
+                   for name, chance in zip(players, self.win_chances, strict=True)})
         return {
             "player": None if self.player is None else players[self.player],
             "playouts": self.playouts,
             "determinized": self.determinized,
-            "win_chances": chances(self.actions[0]),
+            "win_chances": pooled,
             "actions": [{"action": candidate.action, "playouts": candidate.playouts,
                          "expected_score": round(candidate.expected_score, 3),
                          "win_chances": chances(candidate)}

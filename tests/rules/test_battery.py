@@ -55,6 +55,35 @@ def test_random_playout_round_trips_and_replays(name: str, count: int, seed: int
 
 
 @pytest.mark.parametrize(("name", "count"), _cases())
+def test_a_position_copy_plays_on_apart_and_as_a_fresh_build_would(name: str, count: int
+                                                                   ) -> None:
+    """``position_copy`` shares the setup and what the game built from it: a copy must
+    play exactly as the same position built afresh, and leave the original untouched."""
+    rng = random.Random(count)
+    state = get_game(name).new_game(_players(count), seed=count)
+    while not state.is_over():
+        copy = state.position_copy()
+        fresh = type(state)(state.game, list(state.players), dict(state.options),
+                            state.setup, restore=state.data)
+        before = json.dumps(state.data, sort_keys=True)
+        for _ in range(3):  # a few moves on the copy, the same on a fresh build
+            if copy.is_over():
+                break
+            action = rng.choice(copy.legal_actions())
+            copy.apply(dict(action))
+            fresh.apply(dict(action))
+            assert copy.data == fresh.data
+            assert copy.legal_actions() == fresh.legal_actions()
+        assert [score.total for score in copy.scores()] == [
+            score.total for score in fresh.scores()]
+        assert json.dumps(state.data, sort_keys=True) == before
+        assert state.legal_actions() == type(state)(
+            state.game, list(state.players), dict(state.options), state.setup,
+            restore=state.data).legal_actions()
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(("name", "count"), _cases())
 def test_scores_match_their_breakdown(name: str, count: int) -> None:
     for seed in SEEDS:
         state = play_randomly(get_game(name).new_game(_players(count), seed=seed),

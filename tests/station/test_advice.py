@@ -60,14 +60,15 @@ def test_the_wilson_interval_narrows_with_playouts_and_stays_inside_0_and_1() ->
 def test_an_estimate_is_hidden_before_the_first_move_and_while_too_uncertain() -> None:
     def answer(chance: float, playouts: int) -> dict:
         return {"win_chances": {"Ana": chance, "Ben": 1 - chance},
-                "actions": [{"playouts": playouts}], "playouts": playouts * 8}
+                "actions": [{"playouts": playouts // 8 or 1}], "playouts": playouts}
 
-    # the noise: 100 % / 0 % from 18 playouts (the best move's share: a few)
-    assert credible_chances(answer(1.0, 3), moves=2)["shown"] is False
+    # 8 of 8 playouts won is no sure win (18 of 18 would be shown: 82-100 %)
+    assert credible_chances(answer(1.0, 8), moves=2)["shown"] is False
+    assert credible_chances(answer(1.0, 18), moves=2)["shown"] is True
     assert credible_chances(answer(0.63, 8), moves=0)["why"] == "shown after the first move"
     hidden = credible_chances(answer(0.63, 20), moves=4)
     assert hidden["shown"] is False and hidden["why"] == "too uncertain yet (20 playouts)"
-    shown = credible_chances(answer(0.63, 60), moves=4)
+    shown = credible_chances(answer(0.63, 60), moves=4)  # the search's 60, not the best move's
     assert shown["shown"] is True and shown["why"] == ""
     low, high = shown["intervals"]["Ana"]
     assert low < 0.63 < high and high - low <= CREDIBLE_WIDTH

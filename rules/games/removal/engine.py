@@ -212,6 +212,9 @@ class RemovalState(DealtHouse, State):
                 return row, line.index(tile)
         return None
 
+    def forget_derived(self) -> None:
+        self._trucks = {}  # built from data["players"][...]["truck"] and changed in place
+
     # -- trucks -------------------------------------------------------------------------
     def truck(self, player: int) -> Truck:
         """Player ``player``'s truck as bitmasks, rebuilt from ``self.data`` when needed."""
