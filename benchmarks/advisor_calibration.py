@@ -8,12 +8,12 @@ For each game (at its smallest player count, at least two), ``--positions`` posi
 made on the fly, ``--per-game`` of them from each simulated game: a seeded game played by
 the engine's random play (``rules.playout``) to its end, and positions taken at distinct
 random points of it after the first move. The advisor (``rules.advice.lookahead.Advisor``,
-the one the station's worker runs) studies each position with 8, 16, 32 ... playouts
-until the estimate may be shown (``station.advice.credible_chances``: every player's 95 %
-Wilson interval at most ``CREDIBLE_WIDTH`` wide) or the game's playout cap is reached
-(``PLAYOUT_CAPS``: fewer where a playout is slow, so that 500 positions fit in minutes;
-``--max-playouts`` sets one cap for all). The estimate names a favoured player (the
-highest chance); the game is then played on from the true position (the hidden cards as
+the one the station's worker runs) studies each position until its win chances may be
+shown (``station.advice.credible_chances`` on the playouts from the position itself, half of
+the search's: every player's 95 % Wilson interval at most ``CREDIBLE_WIDTH`` wide; the search
+stops right after the playout that made them so) or the game's playout cap is reached
+(``PLAYOUT_CAPS``; ``--max-playouts`` sets one cap for all). The estimate names a favoured
+player (the highest chance); the game is then played on from the true position (the hidden cards as
 they really lie) by the advisor's own rollout policy, as stand-in players, and the
 favoured player's win (a shared win its fraction) is recorded.
 
@@ -22,8 +22,8 @@ ones only — (the favoured player's chance in 10-point bins: positions, mean ch
 often the favoured player won), and the median CPU time (``time.process_time``: one core,
 fair on a shared machine) and playouts to the first shown estimate, in seconds and in
 reference units (``benchmarks/reference.py``, timed in the same run), beside the station's
-advice budget (``station.config.ADVICE_SECONDS``). ``--cpu-minutes`` caps each game's CPU
-time: a game that runs out says how many positions it got through.
+advice budget for the game (``station.config.advice_seconds``). ``--cpu-minutes`` caps each
+game's CPU time: a game that runs out says how many positions it got through.
 """
 
 from __future__ import annotations
@@ -39,18 +39,17 @@ from reference import reference_line, reference_seconds
 from rules import State, get_game
 from rules.advice.greedy import rollout_policy
 from rules.advice.knowledge import reveal_pending
-from rules.advice.lookahead import Advisor
+from rules.advice.lookahead import Advisor, Candidate
 from rules.playout import random_step
 from station.advice import CREDIBLE_WIDTH, credible_chances, moves_made
-from station.config import ADVICE_SECONDS
+from station.config import advice_seconds
 
 GAMES = ("small-warehouse", "pick-n-packers", "moving-day", "removal")
-FIRST_PLAYOUTS = 8  # the least the station's worker plays (ADVICE_MIN_PLAYOUTS)
 MAX_STEPS = 5_000
-#: Each game's most playouts a position (the advisor's, over all its candidate moves): a
-#: Moving Day or Removal playout costs several times a Small Warehouse one (docs/advisor.md).
-PLAYOUT_CAPS = {"small-warehouse": 128, "pick-n-packers": 128, "moving-day": 128,
-                "removal": 128}
+#: Each game's most playouts a position (the advisor's, over all its candidate moves; half
+#: of them from the position itself): an even chance is shown after about 40 of those.
+PLAYOUT_CAPS = {"small-warehouse": 256, "pick-n-packers": 256, "moving-day": 256,
+                "removal": 256}
 
 
 @dataclass
@@ -93,18 +92,22 @@ def random_positions(game_name: str, seed: int, count: int) -> list[State]:
 
 def study(game_name: str, state: State, seed: int, most: int
           ) -> tuple[dict[str, float], bool, float, int]:
-    """The first shown estimate of ``state``, else the last one at ``most`` playouts: its
-    chances, whether it is shown, and the CPU seconds and playouts it took."""
-    playouts, spent = FIRST_PLAYOUTS, 0.0
-    while True:
-        started = time.process_time()
-        advice = Advisor(game_name).advise(state, random.Random(seed), max_playouts=playouts)
-        spent = time.process_time() - started
-        answer = advice.to_json(state.players)  # as the station's worker answers
-        shown = credible_chances(answer, moves_made(state))["shown"]
-        if shown or playouts * 2 > most:
-            return answer["win_chances"], shown, spent, playouts
-        playouts *= 2
+    """``state``'s win chances as soon as they may be shown (the search stopped right
+    after the playout that made them sure enough), else after ``most`` playouts: the
+    chances, whether they are shown, and the CPU seconds and playouts it took."""
+    moves = moves_made(state)
+
+    def shown(position: Candidate) -> bool:
+        answer = {"win_chances": dict(zip(state.players, position.win_chances, strict=True)),
+                  "position_playouts": position.playouts}
+        return credible_chances(answer, moves)["shown"]
+
+    started = time.process_time()
+    advice = Advisor(game_name).advise(state, random.Random(seed), max_playouts=most,
+                                       enough=shown)
+    spent = time.process_time() - started
+    answer = advice.to_json(state.players)  # as the station's worker answers
+    return answer["win_chances"], shown(advice.position), spent, advice.playouts
 
 
 def played_on(game_name: str, state: State, seed: int) -> State:
@@ -166,10 +169,10 @@ def report(result: Calibration, reference: float, most: int) -> None:
         return
     print(" the shown ones:")
     table(result.shown)
-    seconds = statistics.median(result.seconds)
+    seconds, budget = statistics.median(result.seconds), advice_seconds(result.game)
     print(f"  median to a shown estimate: {seconds:.3f} s CPU ({seconds / reference:.1f} ref), "
           f"{statistics.median(result.playouts):.0f} playouts; the station's budget: "
-          f"{ADVICE_SECONDS:g} s ({ADVICE_SECONDS / reference:.1f} ref)")
+          f"{budget:g} s ({budget / reference:.1f} ref)")
 
 
 def main() -> None:

@@ -467,6 +467,7 @@ class State(ABC):
     def forget_derived(self) -> None:
         """Drop what was derived from ``data`` and kept beside it (a copy builds it again):
         nothing for a game that keeps nothing."""
+        return None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):

@@ -34,7 +34,7 @@ MAX_SECONDS = 600.0
 BUDGET_SHARE = 0.95  # of the budget for the search; the rest reads the game and answers
 
 #: A win chance is shown only when every player's 95 % interval (Wilson's, from the playouts
-#: behind it: all the search's) is at most this wide: 0.30 is "63 %, give or take 15 points"
+#: from the position itself behind it) is at most this wide: 0.30 is "63 %, give or take 15 points"
 #: at worst, about 40 playouts at an even chance (docs/advisor.md, "When a chance is shown").
 CREDIBLE_WIDTH = ADVICE_CREDIBLE_WIDTH
 Z_95 = 1.959964  # the normal quantile of a two-sided 95 % interval
@@ -69,15 +69,16 @@ def credible_chances(answer: Mapping[str, Any], moves: int,
     Hidden before the first move (nothing has happened yet: the estimate says only who sits
     where) and while an interval is wider than ``width``; ``width`` None: always shown.
 
-    >>> answer = {"win_chances": {"Ana": 0.5, "Ben": 0.5}, "playouts": 8}
+    >>> answer = {"win_chances": {"Ana": 0.5, "Ben": 0.5}, "position_playouts": 8}
     >>> credible_chances(answer, moves=3)["why"]
     'too uncertain yet (8 playouts)'
-    >>> answer["playouts"] = 200
+    >>> answer["position_playouts"] = 200
     >>> credible_chances(answer, moves=3)["shown"], credible_chances(answer, moves=0)["why"]
     (True, 'shown after the first move')
     """
     chances = answer.get("win_chances") or {}
-    behind = int(answer.get("playouts", 0))  # the chances pool every playout of the search
+    # the chances rest on the playouts from the position itself (rules.advice.lookahead)
+    behind = int(answer.get("position_playouts", answer.get("playouts", 0)))
     intervals = {name: [round(bound, 4) for bound in wilson_interval(chance, behind)]
                  for name, chance in chances.items()}
     widest = max((high - low for low, high in intervals.values()), default=1.0)

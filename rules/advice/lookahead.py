@@ -6,7 +6,10 @@ one move ahead (:mod:`rules.advice.heuristics`); each playout copies the acting 
 information set (:mod:`rules.advice.knowledge`), takes a candidate, then plays to the end
 with every draw dealt at random from the components not yet seen and every player
 following the greedy rollout policy. Candidates take turns, so each has about as many
-playouts. A shared victory counts as a fraction of a win for each of its winners.
+playouts; every other playout starts from the position itself, the player to act following
+the rollout policy too, and those give every player's chance to win from here
+(:attr:`Advice.win_chances`). A shared victory counts as a fraction of a win for each of
+its winners.
 
 Example::
 
@@ -71,28 +74,27 @@ class Candidate:
 
 @dataclass
 class Advice:
-    """The best actions found (best first), and the win chances if the best is taken."""
+    """The best actions found (best first), and every player's chance to win from here."""
 
     player: int | None
     actions: list[Candidate]
     playouts: int
     determinized: bool
+    position: Candidate  # the playouts from the position itself, every move the rollout's
 
     @property
     def win_chances(self) -> list[float]:
-        """Every player's chance to win from this position: their share of the wins over
-        every playout of every candidate (0s before a playout).
+        """Every player's chance to win from this position: their share of the wins of the
+        playouts from the position itself, where every player, the one to act too, plays
+        as the rollout policy does (0s before such a playout).
 
-        Not the best candidate's own rate: with eight candidates each has an eighth of the
-        playouts, and the best of eight noisy rates reads high (a position studied with 32
-        playouts says "100 %" and is won two times in three). The pooled rate rests on all
-        of them, and it is the chance of a player who plays as the playouts do."""
-        played = sum(candidate.playouts for candidate in self.actions)
-        if not played:
-            return [0.0] * len(self.actions[0].wins)
-        return [sum(candidate.wins[index] for candidate in self.actions) / played
-                for index in range(len(self.actions[0].wins))]
-
+        Not the best candidate's rate: with eight candidates each has an eighth of the
+        playouts, and the best of eight noisy rates reads high (a Small Warehouse position
+        studied with 32 playouts said "100 %" and was won two times in three). Nor the
+        candidates' rates pooled: a candidate is one of the eight best moves by the one-move
+        heuristic, better than the rollout policy plays, so their pooled rate overrates the
+        player to act (shown at 70-80 %, won 40 %: docs/advisor.md, "Calibration")."""
+        return self.position.win_chances
     def to_json(self, players: list[str], top: int = TOP_ACTIONS) -> dict[str, Any]:
         def chances(candidate: Candidate) -> dict[str, float] | None:
             if not candidate.playouts:  # unknown, not zero
@@ -100,14 +102,12 @@ class Advice:
             return {name: round(chance, 4)
                     for name, chance in zip(players, candidate.win_chances, strict=True)}
 
-        pooled = (None if not self.playouts else
-                  {name: round(chance, 4)
-                   for name, chance in zip(players, self.win_chances, strict=True)})
         return {
             "player": None if self.player is None else players[self.player],
             "playouts": self.playouts,
+            "position_playouts": self.position.playouts,
             "determinized": self.determinized,
-            "win_chances": pooled,
+            "win_chances": chances(self.position),
             "actions": [{"action": candidate.action, "playouts": candidate.playouts,
                          "expected_score": round(candidate.expected_score, 3),
                          "win_chances": chances(candidate)}
@@ -139,16 +139,23 @@ class Advisor:
 
     def advise(self, state: State, rng: random.Random,
                stop: Callable[[], bool] | None = None,
-               max_playouts: int | None = None, min_playouts: int = 0) -> Advice:
+               max_playouts: int | None = None, min_playouts: int = 0,
+               enough: Callable[[Candidate], bool] | None = None) -> Advice:
         """Study ``state`` until ``stop()`` is true or ``max_playouts`` are played (by
-        default :data:`DEFAULT_PLAYOUTS` when there is no ``stop``); at least one playout
-        per candidate unless ``stop`` ends the search first, and ``stop`` is not asked
-        before ``min_playouts`` are played (a starved worker still says something)."""
+        default :data:`DEFAULT_PLAYOUTS` when there is no ``stop``), and ``stop`` is not
+        asked before ``min_playouts`` are played (a starved worker still says something).
+
+        Every other playout is one from the position itself (the win chances), the rest go
+        to the candidate moves in turn (their ranking); while a draw is awaited there is no
+        move to rank and every playout is the position's. ``enough(position)``, asked after
+        each playout from the position, ends the search early (a benchmark timing how soon
+        the win chances are sure enough to show)."""
         if state.is_over():
             raise NothingToAdvise("the game is over")
         player = None if state.is_chance() else state.current_player()
         known = information_set(state, player)
         candidates = self._candidates(known, player, rng)
+        position = Candidate(None, 0.0, len(state.players))
         limit = max_playouts if max_playouts is not None else (
             None if stop is not None else DEFAULT_PLAYOUTS)
         played = 0
@@ -156,18 +163,21 @@ class Advisor:
             asked = stop if played >= min_playouts else None
             if asked is not None and asked():
                 break
-            candidate = candidates[played % len(candidates)]
-            if not self._playout(known, candidate, player, rng, asked):
+            studied = (position if not candidates or played % 2 == 0
+                       else candidates[(played // 2) % len(candidates)])
+            if not self._playout(known, studied, player, rng, asked):
                 break
             played += 1
+            if enough is not None and studied is position and enough(position):
+                break
         ranked = sorted(candidates, key=lambda c: self._rank_key(c, player), reverse=True)
-        return Advice(player, ranked, played, has_chance_api(state))
+        return Advice(player, ranked, played, has_chance_api(state), position)
 
     def _candidates(self, known: State, player: int | None,
                     rng: random.Random) -> list[Candidate]:
         count = len(known.players)
-        if player is None:
-            return [Candidate(None, 0.0, count)]
+        if player is None:  # a draw is awaited: no move to rank
+            return []
         guessed = fresh_copy(known)
         deal_face_down(guessed, rng)
         actions = sure_actions(guessed)

@@ -8,7 +8,7 @@ Example (every key is optional)::
     gpio_buttons = false      # the referee's buttons on this Pi's GPIO
     calibration = "/home/pi/.config/packref/drone-calibration.json"
     win_chances = true        # every player's chance to win on the pages
-    advice_seconds = 0.5      # the advisor's time budget per position
+    advice_seconds = 1.5      # the advisor's budget per position (left out: each game's own)
     allowed_origins = ["https://screens.example"]  # other sites' pages may open the sockets
 
     [cameras]                 # TABLE = camera number, or a replay folder or video

@@ -82,7 +82,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                        help="every player's chance to win on the table and projector pages, "
                        "worked out by a worker process after each action (default on)")
     serve.add_argument("--advice-seconds", type=float, default=None, metavar="S",
-                       help="the advisor's time budget per position (default 0.5)")
+                       help="the advisor's time budget per position, for every game (default: "
+                       "each game's own, 0.5 to 2 s: docs/advisor.md)")
     serve.set_defaults(run=run_serve)
 
     demo = subparsers.add_parser(
@@ -309,15 +310,10 @@ def _allowed_origins(arguments: argparse.Namespace) -> tuple[str, ...]:
 
 def _advice_settings(arguments: argparse.Namespace) -> Any:
     """``--win-chances`` and ``--advice-seconds`` (after the station file filled them in)."""
-    from station.config import (
-        ADVICE_SECONDS,
-        MAX_ADVICE_SECONDS,
-        MIN_ADVICE_SECONDS,
-        AdviceSettings,
-    )
+    from station.config import MAX_ADVICE_SECONDS, MIN_ADVICE_SECONDS, AdviceSettings
 
-    seconds = ADVICE_SECONDS if arguments.advice_seconds is None else arguments.advice_seconds
-    if not MIN_ADVICE_SECONDS <= seconds <= MAX_ADVICE_SECONDS:
+    seconds = arguments.advice_seconds  # None: each game's own budget
+    if seconds is not None and not MIN_ADVICE_SECONDS <= seconds <= MAX_ADVICE_SECONDS:
         raise InputError(f"--advice-seconds: must be {MIN_ADVICE_SECONDS:g} to "
                          f"{MAX_ADVICE_SECONDS:g}, not {seconds:g}")
     return AdviceSettings(win_chances=arguments.win_chances != "off", seconds=seconds)

@@ -206,7 +206,8 @@ class LiveAdvisor:
         if self._executor is None:
             self._executor = worker_pool(self.settings.workers)
         try:
-            future = self._executor.submit(advise_state, document, self.settings.seconds,
+            future = self._executor.submit(advise_state, document,
+                                           self.settings.seconds_for(current.game.name),
                                            SEARCH_SEED, None, True, self.settings.min_playouts,
                                            self.settings.max_playouts)
         except RuntimeError as error:  # a broken pool (a worker died): a new one next time

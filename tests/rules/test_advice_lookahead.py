@@ -222,3 +222,28 @@ def test_min_playouts_are_played_before_the_stop_is_asked() -> None:
     advice = Advisor(state.game.name).advise(state, random.Random(1), stop=lambda: True,
                                              min_playouts=5)
     assert advice.playouts == 5 and advice.to_json(state.players)["win_chances"] is not None
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_win_chances_rest_on_the_playouts_from_the_position_itself(name: str) -> None:
+    """Every other playout takes no candidate: its wins, and only its, are the chances
+    (a candidate's own rate is kept beside its action for the hints)."""
+    state = midgame(name, steps=5)
+    advice = Advisor(name).advise(state, random.Random(2), max_playouts=20)
+    answer = advice.to_json(state.players)
+    assert answer["playouts"] == 20
+    if advice.player is None:  # a draw is awaited: nothing to rank, all the position's
+        assert answer["position_playouts"] == 20 and answer["actions"] == []
+    else:
+        assert answer["position_playouts"] == 10
+        assert sum(candidate.playouts for candidate in advice.actions) == 10
+    shares = [win / advice.position.playouts for win in advice.position.wins]
+    assert list(answer["win_chances"].values()) == [round(share, 4) for share in shares]
+    assert sum(answer["win_chances"].values()) == pytest.approx(1.0, abs=1e-3)
+
+
+def test_at_a_chance_node_every_playout_is_the_positions() -> None:
+    state = get_game("small-warehouse").new_game(["Ana", "Ben"], seed=1, deal="table")
+    assert state.is_chance()
+    advice = Advisor("small-warehouse").advise(state, random.Random(1), max_playouts=6)
+    assert advice.actions == [] and advice.position.playouts == 6

@@ -60,7 +60,8 @@ def test_the_wilson_interval_narrows_with_playouts_and_stays_inside_0_and_1() ->
 def test_an_estimate_is_hidden_before_the_first_move_and_while_too_uncertain() -> None:
     def answer(chance: float, playouts: int) -> dict:
         return {"win_chances": {"Ana": chance, "Ben": 1 - chance},
-                "actions": [{"playouts": playouts // 8 or 1}], "playouts": playouts}
+                "actions": [{"playouts": playouts // 16 or 1}], "playouts": playouts * 2,
+                "position_playouts": playouts}
 
     # 8 of 8 playouts won is no sure win (18 of 18 would be shown: 82-100 %)
     assert credible_chances(answer(1.0, 8), moves=2)["shown"] is False
@@ -68,7 +69,7 @@ def test_an_estimate_is_hidden_before_the_first_move_and_while_too_uncertain() -
     assert credible_chances(answer(0.63, 8), moves=0)["why"] == "shown after the first move"
     hidden = credible_chances(answer(0.63, 20), moves=4)
     assert hidden["shown"] is False and hidden["why"] == "too uncertain yet (20 playouts)"
-    shown = credible_chances(answer(0.63, 60), moves=4)  # the search's 60, not the best move's
+    shown = credible_chances(answer(0.63, 60), moves=4)  # 60 from the position itself
     assert shown["shown"] is True and shown["why"] == ""
     low, high = shown["intervals"]["Ana"]
     assert low < 0.63 < high and high - low <= CREDIBLE_WIDTH
