@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from station.jsonin import clipped
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
-from station.store.models import EventRow, MatchRow, TableRow, TournamentRuleRow
+from station.store.models import EventRow, MatchRow, ReceiptRow, TableRow, TournamentRuleRow
 from station.store.receipts import Receipt, pending_receipt
 from station.store.spool import Spool, hub_copy
 
@@ -42,13 +42,10 @@ class Appending:
             receipt: Receipt | None = None) -> list[Event]:
         """Number ``events`` after the last added and add them (and ``receipt``, the
         answer this write gives) to the transaction; they are stored at its end."""
-        rows = self.store._rows(self.table_id, events, author, self.last)
-        self.last += len(rows)
-        self.session.add_all(rows)
-        stored = [_event(row) for row in rows]
+        stored = self.store._insert(self.session, self.table_id, events, author, self.last,
+                                    receipt)
+        self.last += len(stored)
         if receipt is not None:
-            answer = {"events": [event.to_json() for event in stored]}
-            self.session.add(receipt.row(answer, self.store.clock))
             self.receipts.append(receipt)
         return stored
 
@@ -222,22 +219,40 @@ class EventStore:
 
     def _append_to_hub(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
                        author: str, expected_last: int | None) -> list[Event]:
+        receipt = pending_receipt()
         try:
             with self.database.writing() as session:
-                last = self._last_seq(session, table_id)
-                if expected_last is not None and last != expected_last:
-                    raise StoreConflict(f"table {table_id!r} moved on to event {last}")
-                rows = self._rows(table_id, events, author, last)
-                session.add_all(rows)
-                receipt = pending_receipt()
-                if receipt is not None:  # the answer the write gives, kept with what it stored
-                    answer = {"events": [_event(row).to_json() for row in rows]}
-                    session.add(receipt.row(answer, self.clock))
-        except IntegrityError:
+                last = self._last_seq(session, table_id) if expected_last is None \
+                    else expected_last  # another writer's event after it: refused below
+                stored = self._insert(session, table_id, events, author, last, receipt)
+        except IntegrityError:  # (table, seq) taken: the table moved on, someone else wrote
             raise StoreConflict(f"table {table_id!r} was written by someone else") from None
         if receipt is not None:
             receipt.kept = True
-        return [_event(row) for row in rows]
+        return stored
+
+    def _insert(self, session: Any, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
+                author: str, last: int, receipt: Receipt | None) -> list[Event]:
+        """Add ``events``, numbered after ``last``, and ``receipt`` with the answer they
+        make, to ``session``'s transaction; returns them as they will be stored.
+
+        Plain inserts, not ORM objects: a write is one to a few rows that nothing reads
+        back, and the ORM's unit of work cost more than the rest of the write. The events'
+        unique (table, seq) refuses a number another writer took (IntegrityError), so the
+        table's last number need not be read first."""
+        at = [self.clock.now() for _ in events]
+        values = [{"table_id": table_id, "seq": last + index, "kind": kind, "author": author,
+                   "at": moment, "payload": payload}
+                  for index, ((kind, payload), moment) in enumerate(zip(events, at, strict=True),
+                                                                   start=1)]
+        if values:
+            session.execute(insert(EventRow), values)
+        stored = [Event(table_id, row["seq"], row["kind"], author, aware(row["at"]),
+                        clipped(dict(row["payload"]), READABLE_DEPTH)) for row in values]
+        if receipt is not None:  # the answer the write gives, kept with what it stored
+            answer = {"events": [event.to_json() for event in stored]}
+            session.execute(insert(ReceiptRow), [receipt.values(answer, self.clock)])
+        return stored
 
     @contextmanager
     def appending(self, table_id: str, expected_last: int) -> Iterator[Appending]:
@@ -246,16 +261,13 @@ class EventStore:
         :meth:`Appending.add` numbers its events after the last one added and returns
         them at once, so the next write can be decided on them; all are committed at the
         end of the block, or none. :class:`StoreConflict` if the table moved on from
-        ``expected_last`` (another writer). Not for a station with a spool: those write
-        one by one (:meth:`append`)."""
+        ``expected_last`` (another writer: the first number added is taken). Not for a
+        station with a spool: those write one by one (:meth:`append`)."""
         try:
             with self.database.writing() as session:
-                last = self._last_seq(session, table_id)
-                if last != expected_last:
-                    raise StoreConflict(f"table {table_id!r} moved on to event {last}")
-                batch = Appending(self, session, table_id, last)
+                batch = Appending(self, session, table_id, expected_last)
                 yield batch
-        except IntegrityError:
+        except IntegrityError:  # (table, seq) taken: the table moved on, someone else wrote
             raise StoreConflict(f"table {table_id!r} was written by someone else") from None
         for receipt in batch.receipts:
             receipt.kept = True
