@@ -14,6 +14,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rules import Action, State
@@ -312,6 +313,7 @@ class Station:
         with self.store.appending(table_id, expected_last=live.last_seq) as appending:
             for pending in batch:
                 try:
+                    appending.check(pending.receipt)  # made before: not decided again
                     events = pending.plan(live)
                 except Exception as error:
                     pending.error = error
@@ -331,9 +333,8 @@ class Station:
             for attempt in range(RETRIES):
                 live = self.table(table_id)
                 live.writable()  # a quarantined table is read-only
-                events = plan(live)
-                try:
-                    stored = self.store.append(table_id, events, author,
+                try:  # decided in the transaction, once its receipt was looked up
+                    stored = self.store.append(table_id, partial(plan, live), author,
                                                expected_last=live.last_seq)
                 except StoreConflict:
                     # Someone else wrote first: reload the whole view (translator memory too).

@@ -8,7 +8,7 @@ event; a correction is a new event.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,9 +21,13 @@ from station.jsonin import clipped
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
 from station.store.models import EventRow, MatchRow, ReceiptRow, TableRow, TournamentRuleRow
-from station.store.receipts import Receipt, pending_receipt
+from station.store.receipts import Receipt, check_receipt, pending_receipt
 from station.store.spool import Spool, hub_copy
 
+Planned = Sequence[tuple[str, dict[str, Any]]]
+#: Events to append, or what decides them (called in the write's transaction, after its
+#: receipt was looked up: a write made before is not decided again).
+Events = Planned | Callable[[], Planned]
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 #: How deep a stored payload is handed out. The API refuses documents nested deeper than
 #: 32 levels; one stored before it did (hundreds deep) is clipped here, where every reader
@@ -37,6 +41,11 @@ class Appending:
     def __init__(self, store: EventStore, session: Any, table_id: str, last: int) -> None:
         self.store, self.session, self.table_id, self.last = store, session, table_id, last
         self.receipts: list[Receipt] = []
+
+    def check(self, receipt: Receipt | None) -> None:
+        """:class:`~station.store.receipts.AnsweredBefore` if ``receipt``'s write was made
+        before (looked up in this transaction)."""
+        check_receipt(self.session, receipt)
 
     def add(self, events: Sequence[tuple[str, dict[str, Any]]], author: str,
             receipt: Receipt | None = None) -> list[Event]:
@@ -110,6 +119,10 @@ def aware(moment: datetime) -> datetime:
 def _event(row: EventRow) -> Event:
     payload = clipped(dict(row.payload), READABLE_DEPTH)
     return Event(row.table_id, row.seq, row.kind, row.author, aware(row.at), payload)
+
+
+def _decided(events: Events) -> Planned:
+    return events() if callable(events) else events
 
 
 def _same_event(stored: EventRow, spooled: EventRow) -> bool:
@@ -188,10 +201,14 @@ class EventStore:
 
     # -- events -------------------------------------------------------------------
     def append(
-        self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]], author: str,
+        self, table_id: str, events: Events, author: str,
         expected_last: int | None = None,
     ) -> list[Event]:
         """Store ``(kind, payload)`` events after the table's last one, all or none.
+
+        ``events`` may be a function deciding them: it is called in the transaction, once
+        the write's receipt (:func:`~station.store.receipts.pending_receipt`) was looked up;
+        a write made before raises :class:`~station.store.receipts.AnsweredBefore`.
 
         ``expected_last`` is the seq the writer believes is last; if another
         writer appended meanwhile, :class:`StoreConflict` is raised and nothing
@@ -202,14 +219,16 @@ class EventStore:
         if self.spool is not None and self.spool.count():
             with self.spool.lock:
                 if not self._send_spooled():
-                    return self._append_locally(table_id, events, author, expected_last)
+                    return self._append_locally(table_id, _decided(events), author,
+                                                expected_last)
         try:
             return self._append_to_hub(table_id, events, author, expected_last)
         except DBAPIError as error:
             if self.spool is None or not hub_unreachable(error):
                 raise
             with self.spool.lock:
-                return self._append_locally(table_id, events, author, expected_last)
+                return self._append_locally(table_id, _decided(events), author,
+                                            expected_last)
 
     def _rows(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]], author: str,
               last: int) -> list[EventRow]:
@@ -217,14 +236,16 @@ class EventStore:
                          at=self.clock.now(), payload=payload)
                 for index, (kind, payload) in enumerate(events, start=1)]
 
-    def _append_to_hub(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
-                       author: str, expected_last: int | None) -> list[Event]:
+    def _append_to_hub(self, table_id: str, events: Events, author: str,
+                       expected_last: int | None) -> list[Event]:
         receipt = pending_receipt()
         try:
             with self.database.writing() as session:
+                check_receipt(session, receipt)
                 last = self._last_seq(session, table_id) if expected_last is None \
                     else expected_last  # another writer's event after it: refused below
-                stored = self._insert(session, table_id, events, author, last, receipt)
+                stored = self._insert(session, table_id, _decided(events), author, last,
+                                      receipt)
         except IntegrityError:  # (table, seq) taken: the table moved on, someone else wrote
             raise StoreConflict(f"table {table_id!r} was written by someone else") from None
         if receipt is not None:
