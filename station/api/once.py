@@ -23,14 +23,9 @@ from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from station.api.deps import Services, ServicesDep
+from station.store import AnsweredBefore
 from station.store.models import KEY_LENGTH, ReceiptRow
-from station.store.receipts import (
-    AnsweredBefore,
-    Receipt,
-    find_receipt,
-    keep_receipt,
-    receipt_for,
-)
+from station.store.receipts import Receipt, find_receipt, keep_receipt, receipt_for
 
 HEADER = "Idempotency-Key"
 KEY_PATTERN = rf"^[\x21-\x7e]{{1,{KEY_LENGTH}}}$"  # printable ASCII, no space

@@ -24,7 +24,7 @@ from station.live.pacing import SnapshotPacer
 from station.live.public import public_entry
 from station.live.source_faults import SourceFaults
 from station.live.table import LiveTable, game_start_state
-from station.store import Event, EventStore, StoreConflict
+from station.store import AnsweredBefore, Event, EventStore, StoreConflict
 from station.store.clock import epoch_seconds
 from station.store.events import slugify, valid_id
 from station.store.receipts import Receipt, pending_receipt
@@ -336,6 +336,8 @@ class Station:
                 try:  # decided in the transaction, once its receipt was looked up
                     stored = self.store.append(table_id, partial(plan, live), author,
                                                expected_last=live.last_seq)
+                except AnsweredBefore:
+                    raise  # made before: its first answer stands, the view is as it was
                 except StoreConflict:
                     # Someone else wrote first: reload the whole view (translator memory too).
                     self._tables.pop(table_id, None)

@@ -21,7 +21,7 @@ from station.jsonin import clipped
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
 from station.store.models import EventRow, MatchRow, ReceiptRow, TableRow, TournamentRuleRow
-from station.store.receipts import Receipt, check_receipt, pending_receipt
+from station.store.receipts import Receipt, pending_receipt
 from station.store.spool import Spool, hub_copy
 
 Planned = Sequence[tuple[str, dict[str, Any]]]
@@ -43,8 +43,8 @@ class Appending:
         self.receipts: list[Receipt] = []
 
     def check(self, receipt: Receipt | None) -> None:
-        """:class:`~station.store.receipts.AnsweredBefore` if ``receipt``'s write was made
-        before (looked up in this transaction)."""
+        """:class:`AnsweredBefore` if ``receipt``'s write was made before (looked up in
+        this transaction)."""
         check_receipt(self.session, receipt)
 
     def add(self, events: Sequence[tuple[str, dict[str, Any]]], author: str,
@@ -61,6 +61,28 @@ class Appending:
 
 class StoreConflict(Exception):
     """Another writer got there first (the same table id or event number)."""
+
+
+class AnsweredBefore(StoreConflict):
+    """The write's ``Idempotency-Key`` has a receipt already: the write was made before,
+    ``kept`` is its answer (a row of no session: the transaction is rolled back); nothing
+    of this one is stored."""
+
+    def __init__(self, kept: ReceiptRow) -> None:
+        super().__init__(f"the write with key {kept.key!r} was made before")
+        self.kept = kept
+
+
+def check_receipt(session: Any, receipt: Receipt | None) -> None:
+    """Raise :class:`AnsweredBefore` if ``receipt``'s key was kept already (looked up in
+    the write's own transaction, before the write is decided)."""
+    if receipt is None:
+        return
+    receipts = ReceiptRow.__table__
+    kept = session.connection().execute(  # Core: the ORM's loading cost more than the write
+        select(receipts).where(receipts.c.key == receipt.key)).first()
+    if kept is not None:
+        raise AnsweredBefore(ReceiptRow(**kept._mapping))
 
 
 def hub_unreachable(error: BaseException) -> bool:
@@ -208,7 +230,7 @@ class EventStore:
 
         ``events`` may be a function deciding them: it is called in the transaction, once
         the write's receipt (:func:`~station.store.receipts.pending_receipt`) was looked up;
-        a write made before raises :class:`~station.store.receipts.AnsweredBefore`.
+        a write made before raises :class:`AnsweredBefore`.
 
         ``expected_last`` is the seq the writer believes is last; if another
         writer appended meanwhile, :class:`StoreConflict` is raised and nothing
@@ -257,8 +279,9 @@ class EventStore:
         """Add ``events``, numbered after ``last``, and ``receipt`` with the answer they
         make, to ``session``'s transaction; returns them as they will be stored.
 
-        Plain inserts, not ORM objects: a write is one to a few rows that nothing reads
-        back, and the ORM's unit of work cost more than the rest of the write. The events'
+        Plain inserts on the session's connection, not ORM objects: a write is one to a
+        few rows that nothing reads back, and the ORM's unit of work cost more than the
+        rest of the write. The events'
         unique (table, seq) refuses a number another writer took (IntegrityError), so the
         table's last number need not be read first."""
         at = [self.clock.now() for _ in events]
@@ -266,13 +289,14 @@ class EventStore:
                    "at": moment, "payload": payload}
                   for index, ((kind, payload), moment) in enumerate(zip(events, at, strict=True),
                                                                    start=1)]
+        connection = session.connection()  # Core on the session's connection: no ORM layer
         if values:
-            session.execute(insert(EventRow), values)
+            connection.execute(insert(EventRow.__table__), values)
         stored = [Event(table_id, row["seq"], row["kind"], author, aware(row["at"]),
                         clipped(dict(row["payload"]), READABLE_DEPTH)) for row in values]
         if receipt is not None:  # the answer the write gives, kept with what it stored
             answer = {"events": [event.to_json() for event in stored]}
-            session.execute(insert(ReceiptRow), [receipt.values(answer, self.clock)])
+            connection.execute(insert(ReceiptRow.__table__), [receipt.values(answer, self.clock)])
         return stored
 
     @contextmanager

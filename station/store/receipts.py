@@ -61,26 +61,6 @@ def pending_receipt() -> Receipt | None:
     return None if receipt is None or receipt.kept else receipt
 
 
-class AnsweredBefore(Exception):
-    """The write's key has a receipt already: it was made before, ``kept`` is its answer
-    (a detached copy: the transaction is rolled back); nothing of this one is stored."""
-
-    def __init__(self, kept: ReceiptRow) -> None:
-        super().__init__(f"the write with key {kept.key!r} was made before")
-        self.kept = ReceiptRow(key=kept.key, fingerprint=kept.fingerprint, status=kept.status,
-                               body=kept.body, at=kept.at)
-
-
-def check_receipt(session: Session, receipt: Receipt | None) -> None:
-    """Raise :class:`AnsweredBefore` if ``receipt``'s key was kept already (looked up in
-    the write's own transaction, before the write is decided)."""
-    if receipt is None:
-        return
-    kept = session.get(ReceiptRow, receipt.key)
-    if kept is not None:
-        raise AnsweredBefore(kept)
-
-
 def find_receipt(database: Database, key: str) -> ReceiptRow | None:
     """The receipt kept under ``key``, if any."""
     with database.session() as session:

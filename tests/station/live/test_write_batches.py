@@ -13,8 +13,8 @@ import pytest
 from rules import IllegalAction
 from station.live.hub import Hub
 from station.live.station import Station
-from station.store import Database, EventStore, FixedClock
-from station.store.receipts import AnsweredBefore, Receipt, find_receipt, receipt_for
+from station.store import AnsweredBefore, Database, EventStore, FixedClock
+from station.store.receipts import Receipt, find_receipt, receipt_for
 from tests.station.live.test_station import declared
 
 WRITERS = 6
