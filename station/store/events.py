@@ -147,6 +147,20 @@ def _decided(events: Events) -> Planned:
     return events() if callable(events) else events
 
 
+def _deciding_once(events: Events) -> Events:
+    """``events``; when it is a function, one that decides them once however often it is
+    asked (a write tried on the hub, then kept in the spool, is decided once)."""
+    if not callable(events):
+        return events
+    decision: list[Planned] = []
+
+    def decide() -> Planned:
+        if not decision:
+            decision.append(events())
+        return decision[0]
+    return decide
+
+
 def _same_event(stored: EventRow, spooled: EventRow) -> bool:
     return ((stored.kind, stored.author, aware(stored.at))
             == (spooled.kind, spooled.author, aware(spooled.at)))
@@ -238,6 +252,7 @@ class EventStore:
         Without the hub (PostgreSQL out of reach) and with a spool, the events
         are stored locally and sent when the hub is back.
         """
+        events = _deciding_once(events)
         if self.spool is not None and self.spool.count():
             with self.spool.lock:
                 if not self._send_spooled():
