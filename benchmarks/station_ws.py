@@ -26,7 +26,9 @@ while that many wait is counted as not sent). Every reading carries an
 acknowledged per second; p50/p95 from a POST being sent to its table's update reaching
 each watcher of that table; and whether every acknowledged reading is stored exactly
 once (read back from each table's record). Loopback only. Aim: all accepted, p95 ≤ 250
-ms on a developer's machine.
+ms on a developer's machine. It also prints the station's CPU time per acknowledged
+reading and this process's own (the readings' client and the watchers, one Python
+process): when this process keeps a whole core busy it cannot offer more.
 """
 
 from __future__ import annotations
@@ -259,9 +261,11 @@ async def run_load(url: str, arguments: argparse.Namespace, pid: int) -> dict[st
         sent: list[tuple[str, int, float, int]] = []
         failures: list[str] = []
         began, cpu_began = time.monotonic(), cpu_seconds(pid)
+        own_cpu_began = time.process_time()
         offered, skipped = await offer(api, tables, arguments.rate, arguments.seconds,
                                        arguments.in_flight, sent, failures)
         elapsed = time.monotonic() - began
+        own_cpu = time.process_time() - own_cpu_began
         await asyncio.sleep(2.0)  # the last updates on their way
         server_cpu = cpu_seconds(pid) - cpu_began
         stop.set()
@@ -279,6 +283,10 @@ async def run_load(url: str, arguments: argparse.Namespace, pid: int) -> dict[st
             "acknowledged_per_s": round(len(sent) / elapsed, 1),
             "elapsed_s": round(elapsed, 1),
             "server_cpu_ms_per_reading": round(1000 * server_cpu / max(1, len(sent)), 2),
+            # This process (the readings' HTTP client and every watcher) while it offered:
+            # near 1.0 of a core, it cannot offer more, whatever the station does.
+            "client_cpu_ms_per_reading": round(1000 * own_cpu / max(1, len(sent)), 2),
+            "client_cores_busy": round(own_cpu / elapsed, 2),
             "stored_exactly_once": all(stored[key] == 1 for key in acknowledged),
             "stored_twice_or_more": sum(1 for key in acknowledged if stored[key] > 1),
             "missing": sum(1 for key in acknowledged if stored[key] == 0),
@@ -325,8 +333,9 @@ def measure_load(arguments: argparse.Namespace) -> None:
           f"p95 {figures.get('p95_ms')} ms ({figures.get('p95_ref')} ref); stored exactly "
           f"once: {figures['stored_exactly_once']}; the station's CPU "
           f"{figures['server_cpu_ms_per_reading']} ms a reading "
-          f"({figures['server_cpu_ms_per_reading'] / figures['reference_ms']:.3f} ref)",
-          file=sys.stderr)
+          f"({figures['server_cpu_ms_per_reading'] / figures['reference_ms']:.3f} ref); "
+          f"this client's CPU {figures['client_cpu_ms_per_reading']} ms a reading "
+          f"({figures['client_cores_busy']} of a core busy)", file=sys.stderr)
     print(json.dumps(figures))
 
 

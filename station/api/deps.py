@@ -20,6 +20,7 @@ from station.config import Settings
 from station.live.advisor import LiveAdvisor
 from station.live.bindings import Bindings
 from station.live.hub import Hub
+from station.live.pacing import SNAPSHOT_INTERVAL
 from station.live.station import Station
 from station.store import Clock, Database, EventStore, SystemClock, open_database
 from station.store.spool import Spool
@@ -68,7 +69,7 @@ def build_services(settings: Settings, clock: Clock | None = None,
              if database.dialect == "postgresql" else None)  # the hub may go away
     store = EventStore(database, clock, spool)
     hub = Hub()
-    station = Station(store, hub, catalogues)
+    station = Station(store, hub, catalogues, snapshot_interval=SNAPSHOT_INTERVAL)
     advisor = LiveAdvisor(station, settings.advice,
                           lambda table_id, game_seq: hints_refusal(database, table_id, game_seq))
     return Services(settings, database, store, station, hub, clock, advisor)

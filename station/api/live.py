@@ -36,19 +36,38 @@ async def _drain_incoming(websocket: WebSocket) -> None:
         return
 
 
-async def _forward(websocket: WebSocket, queue: asyncio.Queue[str]) -> None:
+SNAPSHOT = '{"type": "snapshot"'
+
+
+def _state_of(message: str) -> str | None:
+    """A snapshot message's text from its ``seq`` on (the state, without when it was
+    stored); None for any other message."""
+    return message[message.find('"seq"'):] if message.startswith(SNAPSHOT) else None
+
+
+async def _forward(websocket: WebSocket, queue: asyncio.Queue[str], sent: str | None) -> None:
+    """Send what arrives on ``queue``, but a snapshot of the state the socket was sent last
+    (``sent``): a paced snapshot (station/live/pacing.py) of writes made before the socket
+    opened is what its first message showed already."""
     while True:
-        await websocket.send_text(await queue.get())
+        message = await queue.get()
+        state = _state_of(message)
+        if state is not None and state == sent:
+            continue
+        sent = state if state is not None else sent
+        await websocket.send_text(message)
 
 
 async def _stream(websocket: WebSocket, hub: Hub, queues: list[tuple[str, asyncio.Queue[str]]],
                   *first: str) -> None:
     """Send the ``first`` messages, then whatever arrives on the (already subscribed) queues."""
     try:
+        sent = None
         for message in first:
             await websocket.send_text(message)
+            sent = _state_of(message) or sent
         tasks = [asyncio.create_task(_drain_incoming(websocket)),
-                 *(asyncio.create_task(_forward(websocket, queue)) for _, queue in queues)]
+                 *(asyncio.create_task(_forward(websocket, queue, sent)) for _, queue in queues)]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:

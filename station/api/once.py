@@ -23,7 +23,8 @@ from pydantic import BaseModel
 from sqlalchemy.orm import Session
 
 from station.api.deps import Services, ServicesDep
-from station.store.models import KEY_LENGTH
+from station.store import AnsweredBefore
+from station.store.models import KEY_LENGTH, ReceiptRow
 from station.store.receipts import Receipt, find_receipt, keep_receipt, receipt_for
 
 HEADER = "Idempotency-Key"
@@ -54,24 +55,34 @@ class Once:
         if self.key is None:
             return None
         kept = find_receipt(self.services.database, self.key)
-        if kept is None:
-            return None
-        if kept.fingerprint != self.fingerprint(body):
-            raise KeyReused(f"{HEADER} {self.key!r} was used for a different request; "
-                            "send a new key for a new write")
-        return JSONResponse(kept.body, status_code=kept.status)
+        return None if kept is None else self._first_answer(kept, self.fingerprint(body))
 
     def write(self, body: BaseModel, status: int,
               store: Callable[[], dict[str, Any]]) -> dict[str, Any] | JSONResponse:
         """The first answer again for a retry, else ``store()``'s answer, its receipt kept
-        in the transaction of the events it appends."""
-        earlier = self.earlier(body)
-        if earlier is not None:
-            return earlier
+        in the transaction of the events it appends.
+
+        The receipt is looked up in that transaction too (one trip to the database, and two
+        retries at once cannot both store); a station with a spool (a hub, which may be
+        away: its writes are then kept locally, without receipts) looks it up first."""
         if self.key is None:
             return store()
-        with receipt_for(Receipt(self.key, self.fingerprint(body), status)):
-            return store()
+        if self.services.store.spool is not None:
+            earlier = self.earlier(body)
+            if earlier is not None:
+                return earlier
+        fingerprint = self.fingerprint(body)
+        try:
+            with receipt_for(Receipt(self.key, fingerprint, status)):
+                return store()
+        except AnsweredBefore as answered:
+            return self._first_answer(answered.kept, fingerprint)
+
+    def _first_answer(self, kept: ReceiptRow, fingerprint: str) -> JSONResponse:
+        if kept.fingerprint != fingerprint:
+            raise KeyReused(f"{HEADER} {self.key!r} was used for a different request; "
+                            "send a new key for a new write")
+        return JSONResponse(kept.body, status_code=kept.status)
 
     def keep(self, session: Session, body: BaseModel, status: int,
              answer: dict[str, Any]) -> None:

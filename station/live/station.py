@@ -14,15 +14,17 @@ import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rules import Action, State
 from station.live.camera_view import CameraViews
 from station.live.hub import Hub
+from station.live.pacing import SnapshotPacer
 from station.live.public import public_entry
 from station.live.source_faults import SourceFaults
 from station.live.table import LiveTable, game_start_state
-from station.store import Event, EventStore, StoreConflict
+from station.store import AnsweredBefore, Event, EventStore, StoreConflict
 from station.store.clock import epoch_seconds
 from station.store.events import slugify, valid_id
 from station.store.receipts import Receipt, pending_receipt
@@ -56,7 +58,11 @@ class Station:
     """Every table of this station: kept in an EventStore, broadcast by a Hub."""
 
     def __init__(self, store: EventStore, hub: Hub | None = None,
-                 catalogues: Mapping[str, dict[str, Any]] | None = None) -> None:
+                 catalogues: Mapping[str, dict[str, Any]] | None = None,
+                 snapshot_interval: float = 0.0) -> None:
+        """``snapshot_interval``: at most one snapshot of a table sent per this many seconds
+        (:mod:`station.live.pacing`; the served station's is ``SNAPSHOT_INTERVAL``); 0: one
+        for every write, sent by the writer."""
         self.store = store
         self.hub = hub or Hub()
         self._tables: dict[str, LiveTable] = {}
@@ -72,6 +78,9 @@ class Station:
         self.cameras = CameraViews()
         #: Each table's camera, drone and buttons that failed and are retried, in words.
         self.source_faults = SourceFaults(on_change=self._sources_changed)
+        self._pacer = (SnapshotPacer(snapshot_interval, self._send_paced)
+                       if snapshot_interval > 0 else None)
+        self._stored_at: dict[str, float] = {}  # table id: when its newest write was stored
 
     def __repr__(self) -> str:
         return f"<Station {len(self._tables)} tables on {self.store!r}>"
@@ -304,6 +313,7 @@ class Station:
         with self.store.appending(table_id, expected_last=live.last_seq) as appending:
             for pending in batch:
                 try:
+                    appending.check(pending.receipt)  # made before: not decided again
                     events = pending.plan(live)
                 except Exception as error:
                     pending.error = error
@@ -323,10 +333,11 @@ class Station:
             for attempt in range(RETRIES):
                 live = self.table(table_id)
                 live.writable()  # a quarantined table is read-only
-                events = plan(live)
-                try:
-                    stored = self.store.append(table_id, events, author,
+                try:  # decided in the transaction, once its receipt was looked up
+                    stored = self.store.append(table_id, partial(plan, live), author,
                                                expected_last=live.last_seq)
+                except AnsweredBefore:
+                    raise  # made before: its first answer stands, the view is as it was
                 except StoreConflict:
                     # Someone else wrote first: reload the whole view (translator memory too).
                     self._tables.pop(table_id, None)
@@ -340,8 +351,25 @@ class Station:
         raise AssertionError("unreachable")
 
     def broadcast(self, live: LiveTable) -> None:
-        """Send the table's snapshot to its live pages, stamped with the time it was stored."""
-        message = {"type": "snapshot", "stored_at": epoch_seconds(), "seq": live.last_seq,
+        """Send the table's snapshot to its live pages, stamped with the time it was stored:
+        now, or (paced, a snapshot went out less than the interval ago) in one trailing send
+        of the newest state at the interval's end."""
+        self._stored_at[live.info.id] = epoch_seconds()
+        if self._pacer is None or self._pacer.due_now(live.info.id):
+            self._send(live)
+
+    def _send_paced(self, table_id: str) -> None:
+        """The pacer's trailing send: the table's state now, its lock held."""
+        with self._lock(table_id):
+            try:
+                live = self.table(table_id)  # a view dropped after a failed write: rebuilt
+            except UnknownTable:  # removed meanwhile: nobody to tell
+                return
+            self._send(live)
+
+    def _send(self, live: LiveTable) -> None:
+        stored_at = self._stored_at.get(live.info.id) or epoch_seconds()
+        message = {"type": "snapshot", "stored_at": stored_at, "seq": live.last_seq,
                    "snapshot": live.snapshot()}
         # Encoded once, the same text for every watcher; a newer snapshot stands in for
         # one a slow watcher has not been sent yet.

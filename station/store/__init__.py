@@ -8,9 +8,10 @@ Alembic migrations shipped in :mod:`station.store.migrations`
 
 from station.store.clock import Clock, FixedClock, SystemClock
 from station.store.database import Database, open_database
-from station.store.events import Event, EventStore, StoreConflict, TableInfo
+from station.store.events import AnsweredBefore, Event, EventStore, StoreConflict, TableInfo
 
 __all__ = [
+    "AnsweredBefore",
     "Clock",
     "Database",
     "Event",

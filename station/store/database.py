@@ -170,8 +170,11 @@ def _engine(url: URL) -> tuple[Engine, str]:
     origin = f"packref-{uuid.uuid4().hex[:12]}"
     connect_args = ({"application_name": origin, "connect_timeout": CONNECT_TIMEOUT_SECONDS}
                     if url.get_backend_name() == "postgresql" else {})
+    # A hub's connection may have dropped while idle: ping it before use. A SQLite file's
+    # never does, and the ping was a statement more on every write and read.
+    ping = url.get_backend_name() != "sqlite"
     try:
-        engine = create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+        engine = create_engine(url, pool_pre_ping=ping, connect_args=connect_args)
     except (ArgumentError, ImportError) as error:
         raise InputError(f"--db: cannot use {url.drivername}: {error}") from None
     if engine.dialect.name == "sqlite":

@@ -8,22 +8,26 @@ event; a correction is a new event.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from station.jsonin import clipped
 from station.store.clock import Clock, SystemClock
 from station.store.database import Database
-from station.store.models import EventRow, MatchRow, TableRow, TournamentRuleRow
+from station.store.models import EventRow, MatchRow, ReceiptRow, TableRow, TournamentRuleRow
 from station.store.receipts import Receipt, pending_receipt
 from station.store.spool import Spool, hub_copy
 
+Planned = Sequence[tuple[str, dict[str, Any]]]
+#: Events to append, or what decides them (called in the write's transaction, after its
+#: receipt was looked up: a write made before is not decided again).
+Events = Planned | Callable[[], Planned]
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 #: How deep a stored payload is handed out. The API refuses documents nested deeper than
 #: 32 levels; one stored before it did (hundreds deep) is clipped here, where every reader
@@ -38,23 +42,47 @@ class Appending:
         self.store, self.session, self.table_id, self.last = store, session, table_id, last
         self.receipts: list[Receipt] = []
 
+    def check(self, receipt: Receipt | None) -> None:
+        """:class:`AnsweredBefore` if ``receipt``'s write was made before (looked up in
+        this transaction)."""
+        check_receipt(self.session, receipt)
+
     def add(self, events: Sequence[tuple[str, dict[str, Any]]], author: str,
             receipt: Receipt | None = None) -> list[Event]:
         """Number ``events`` after the last added and add them (and ``receipt``, the
         answer this write gives) to the transaction; they are stored at its end."""
-        rows = self.store._rows(self.table_id, events, author, self.last)
-        self.last += len(rows)
-        self.session.add_all(rows)
-        stored = [_event(row) for row in rows]
+        stored = self.store._insert(self.session, self.table_id, events, author, self.last,
+                                    receipt)
+        self.last += len(stored)
         if receipt is not None:
-            answer = {"events": [event.to_json() for event in stored]}
-            self.session.add(receipt.row(answer, self.store.clock))
             self.receipts.append(receipt)
         return stored
 
 
 class StoreConflict(Exception):
     """Another writer got there first (the same table id or event number)."""
+
+
+class AnsweredBefore(StoreConflict):
+    """The write's ``Idempotency-Key`` has a receipt already: the write was made before,
+    ``kept`` is its answer (a row of no session: the transaction is rolled back); nothing
+    of this one is stored."""
+
+    def __init__(self, kept: ReceiptRow) -> None:
+        super().__init__(f"the write with key {kept.key!r} was made before")
+        self.kept = kept
+
+
+def check_receipt(session: Any, receipt: Receipt | None) -> None:
+    """Raise :class:`AnsweredBefore` if ``receipt``'s key was kept already (looked up in
+    the write's own transaction, before the write is decided)."""
+    if receipt is None:
+        return
+    receipts = ReceiptRow.__table__
+    kept = session.connection().execute(  # Core: the ORM's loading cost more than the write
+        select(receipts).where(receipts.c.key == receipt.key)).first()
+    if kept is not None:
+        raise AnsweredBefore(ReceiptRow(**kept._mapping))
 
 
 def hub_unreachable(error: BaseException) -> bool:
@@ -113,6 +141,24 @@ def aware(moment: datetime) -> datetime:
 def _event(row: EventRow) -> Event:
     payload = clipped(dict(row.payload), READABLE_DEPTH)
     return Event(row.table_id, row.seq, row.kind, row.author, aware(row.at), payload)
+
+
+def _decided(events: Events) -> Planned:
+    return events() if callable(events) else events
+
+
+def _deciding_once(events: Events) -> Events:
+    """``events``; when it is a function, one that decides them once however often it is
+    asked (a write tried on the hub, then kept in the spool, is decided once)."""
+    if not callable(events):
+        return events
+    decision: list[Planned] = []
+
+    def decide() -> Planned:
+        if not decision:
+            decision.append(events())
+        return decision[0]
+    return decide
 
 
 def _same_event(stored: EventRow, spooled: EventRow) -> bool:
@@ -191,10 +237,14 @@ class EventStore:
 
     # -- events -------------------------------------------------------------------
     def append(
-        self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]], author: str,
+        self, table_id: str, events: Events, author: str,
         expected_last: int | None = None,
     ) -> list[Event]:
         """Store ``(kind, payload)`` events after the table's last one, all or none.
+
+        ``events`` may be a function deciding them: it is called in the transaction, once
+        the write's receipt (:func:`~station.store.receipts.pending_receipt`) was looked up;
+        a write made before raises :class:`AnsweredBefore`.
 
         ``expected_last`` is the seq the writer believes is last; if another
         writer appended meanwhile, :class:`StoreConflict` is raised and nothing
@@ -202,17 +252,20 @@ class EventStore:
         Without the hub (PostgreSQL out of reach) and with a spool, the events
         are stored locally and sent when the hub is back.
         """
+        events = _deciding_once(events)
         if self.spool is not None and self.spool.count():
             with self.spool.lock:
                 if not self._send_spooled():
-                    return self._append_locally(table_id, events, author, expected_last)
+                    return self._append_locally(table_id, _decided(events), author,
+                                                expected_last)
         try:
             return self._append_to_hub(table_id, events, author, expected_last)
         except DBAPIError as error:
             if self.spool is None or not hub_unreachable(error):
                 raise
             with self.spool.lock:
-                return self._append_locally(table_id, events, author, expected_last)
+                return self._append_locally(table_id, _decided(events), author,
+                                            expected_last)
 
     def _rows(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]], author: str,
               last: int) -> list[EventRow]:
@@ -220,24 +273,46 @@ class EventStore:
                          at=self.clock.now(), payload=payload)
                 for index, (kind, payload) in enumerate(events, start=1)]
 
-    def _append_to_hub(self, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
-                       author: str, expected_last: int | None) -> list[Event]:
+    def _append_to_hub(self, table_id: str, events: Events, author: str,
+                       expected_last: int | None) -> list[Event]:
+        receipt = pending_receipt()
         try:
             with self.database.writing() as session:
-                last = self._last_seq(session, table_id)
-                if expected_last is not None and last != expected_last:
-                    raise StoreConflict(f"table {table_id!r} moved on to event {last}")
-                rows = self._rows(table_id, events, author, last)
-                session.add_all(rows)
-                receipt = pending_receipt()
-                if receipt is not None:  # the answer the write gives, kept with what it stored
-                    answer = {"events": [_event(row).to_json() for row in rows]}
-                    session.add(receipt.row(answer, self.clock))
-        except IntegrityError:
+                check_receipt(session, receipt)
+                last = self._last_seq(session, table_id) if expected_last is None \
+                    else expected_last  # another writer's event after it: refused below
+                stored = self._insert(session, table_id, _decided(events), author, last,
+                                      receipt)
+        except IntegrityError:  # (table, seq) taken: the table moved on, someone else wrote
             raise StoreConflict(f"table {table_id!r} was written by someone else") from None
         if receipt is not None:
             receipt.kept = True
-        return [_event(row) for row in rows]
+        return stored
+
+    def _insert(self, session: Any, table_id: str, events: Sequence[tuple[str, dict[str, Any]]],
+                author: str, last: int, receipt: Receipt | None) -> list[Event]:
+        """Add ``events``, numbered after ``last``, and ``receipt`` with the answer they
+        make, to ``session``'s transaction; returns them as they will be stored.
+
+        Plain inserts on the session's connection, not ORM objects: a write is one to a
+        few rows that nothing reads back, and the ORM's unit of work cost more than the
+        rest of the write. The events'
+        unique (table, seq) refuses a number another writer took (IntegrityError), so the
+        table's last number need not be read first."""
+        at = [self.clock.now() for _ in events]
+        values = [{"table_id": table_id, "seq": last + index, "kind": kind, "author": author,
+                   "at": moment, "payload": payload}
+                  for index, ((kind, payload), moment) in enumerate(zip(events, at, strict=True),
+                                                                   start=1)]
+        connection = session.connection()  # Core on the session's connection: no ORM layer
+        if values:
+            connection.execute(insert(EventRow.__table__), values)
+        stored = [Event(table_id, row["seq"], row["kind"], author, aware(row["at"]),
+                        clipped(dict(row["payload"]), READABLE_DEPTH)) for row in values]
+        if receipt is not None:  # the answer the write gives, kept with what it stored
+            answer = {"events": [event.to_json() for event in stored]}
+            connection.execute(insert(ReceiptRow.__table__), [receipt.values(answer, self.clock)])
+        return stored
 
     @contextmanager
     def appending(self, table_id: str, expected_last: int) -> Iterator[Appending]:
@@ -246,16 +321,13 @@ class EventStore:
         :meth:`Appending.add` numbers its events after the last one added and returns
         them at once, so the next write can be decided on them; all are committed at the
         end of the block, or none. :class:`StoreConflict` if the table moved on from
-        ``expected_last`` (another writer). Not for a station with a spool: those write
-        one by one (:meth:`append`)."""
+        ``expected_last`` (another writer: the first number added is taken). Not for a
+        station with a spool: those write one by one (:meth:`append`)."""
         try:
             with self.database.writing() as session:
-                last = self._last_seq(session, table_id)
-                if last != expected_last:
-                    raise StoreConflict(f"table {table_id!r} moved on to event {last}")
-                batch = Appending(self, session, table_id, last)
+                batch = Appending(self, session, table_id, expected_last)
                 yield batch
-        except IntegrityError:
+        except IntegrityError:  # (table, seq) taken: the table moved on, someone else wrote
             raise StoreConflict(f"table {table_id!r} was written by someone else") from None
         for receipt in batch.receipts:
             receipt.kept = True

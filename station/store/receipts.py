@@ -34,8 +34,12 @@ class Receipt:
     kept: bool = False
 
     def row(self, body: dict[str, Any], clock: Clock) -> ReceiptRow:
-        return ReceiptRow(key=self.key, fingerprint=self.fingerprint, status=self.status,
-                          body=body, at=clock.now())
+        return ReceiptRow(**self.values(body, clock))
+
+    def values(self, body: dict[str, Any], clock: Clock) -> dict[str, Any]:
+        """Its row's columns, with the answer ``body``."""
+        return {"key": self.key, "fingerprint": self.fingerprint, "status": self.status,
+                "body": body, "at": clock.now()}
 
 
 _PENDING: ContextVar[Receipt | None] = ContextVar("pending_receipt", default=None)

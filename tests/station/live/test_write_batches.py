@@ -13,7 +13,7 @@ import pytest
 from rules import IllegalAction
 from station.live.hub import Hub
 from station.live.station import Station
-from station.store import Database, EventStore, FixedClock
+from station.store import AnsweredBefore, Database, EventStore, FixedClock
 from station.store.receipts import Receipt, find_receipt, receipt_for
 from tests.station.live.test_station import declared
 
@@ -116,3 +116,24 @@ def test_a_batch_that_cannot_be_stored_is_written_one_by_one(
         for _ in range(WRITERS)])
     assert all(isinstance(events, list) and len(events) == 2 for events in results)
     assert [event.seq for event in station.store.events("t1")] == list(range(1, 2 + 2 * WRITERS))
+
+
+def test_a_queued_write_made_before_is_answered_so_and_stores_nothing(
+        station: Station, database: Database) -> None:
+    """Its receipt is looked up in the batch's transaction before it is decided: the
+    retry gets the first answer's receipt, the others of the batch are stored."""
+    def keyed(key: str) -> Any:
+        def write() -> Any:
+            with receipt_for(Receipt(key, f"fingerprint {key}", 201)):
+                return station.observe("t1", declared(1), "button", "camera")
+        return write
+
+    first = keyed("key-once")()
+    results = queue_behind_the_lock(station, [keyed("key-once"), keyed("key-new"),
+                                              keyed("key-once")])
+    again = [result for result in results if isinstance(result, AnsweredBefore)]
+    assert len(again) == 2 and all(
+        [event["seq"] for event in answered.kept.body["events"]] == [e.seq for e in first]
+        for answered in again)
+    stored = station.store.events("t1")
+    assert [event.seq for event in stored] == list(range(1, 6))  # game, the two written

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from sqlalchemy import inspect, text
 from sqlalchemy.exc import DBAPIError, StatementError
@@ -113,3 +115,17 @@ def test_sqlite_runs_in_wal_mode(tmp_path) -> None:
     with database.engine.connect() as connection:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
     database.close()
+
+
+def test_events_decided_by_a_function_are_decided_in_the_write_once(
+        store: EventStore) -> None:
+    store.create_table("t1", "Table 1")
+    decided: list[int] = []
+
+    def decide() -> list[tuple[str, dict[str, Any]]]:
+        decided.append(1)
+        return [("observation", {"n": len(decided)})]
+
+    stored = store.append("t1", decide, "api", expected_last=store.last_seq("t1"))
+    assert decided == [1] and [event.payload for event in stored] == [{"n": 1}]
+    assert store.events("t1")[-1].payload == {"n": 1}
