@@ -34,6 +34,9 @@ class DetectorConfig:
     settled_gyro: float = 3.0  # deg/s: a hand left on the landed drone turns it slower than this
     carried_tilt_deg: float = 3.0  # a flight leans the platform at least this far...
     carried_speed: float = 0.08  # m/s ...or moves it up or down at least this fast
+    rise_still_speed: float = 0.01  # m/s: a lift's rise starts where it last sat this still
+    grasp_min_s: float = 0.15  # a hand holding the drone this long before it rises grasped it
+    grasp_max_s: float = 1.0  # ...and never longer: a rise later than this is the carry's
     tilt_smoothing_s: float = 0.1  # the platform's lean is the specific force averaged this long
     min_rest_s: float = 0.1  # with less rest than this, the whole stream is the resting reference
 

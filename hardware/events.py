@@ -87,6 +87,7 @@ class Signals:
     faulty: np.ndarray  # bool: a faulty load cell, or the first row after a gap or a faulty IMU
     fault_spans: list[tuple[float, float]]  # (start, end) of every fault, in the times t
     slow_cell: bool = False  # the load cell converts slower than slow_cell_sps (readings held)
+    raw_accel: np.ndarray | None = None  # (3, n) the accelerometer as read (a jolt kept whole)
 
     def across_fault(self, first: int, last: int) -> bool:
         """Whether a fault lies between samples ``first`` and ``last``: no mass change
@@ -165,7 +166,8 @@ class EventDetector:
                        _sigma(imu["gyro"][quiet]), moving, disturbed, mass, lag,
                        imu["accel"], imu["up"], imu["resting_norm"], faulty,
                        [(start - lag, end - lag) for start, end in spans],
-                       _conversions_per_s(t, samples.force_g) < config.slow_cell_sps)
+                       _conversions_per_s(t, samples.force_g) < config.slow_cell_sps,
+                       np.vstack([samples.ax, samples.ay, samples.az]))
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
         """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
@@ -253,8 +255,8 @@ class EventDetector:
         for start, end in self._motions(signals):
             if self.motion_state(signals, start, end) != "carried":
                 continue  # a knock, or a hand pressing on the still drone
-            onset = self._onset(signals, start)
-            events.append(DroneEvent(float(t[self._grasped_until(signals, onset, end)]),
+            grasped = self._grasped_until(signals, self._onset(signals, start), end)
+            events.append(DroneEvent(float(t[self._risen_from(signals, grasped, end)]),
                                      "lift", 0.0))
             if end < len(t) - 1:
                 settled = self._settled_from(signals, start, end)
@@ -378,6 +380,39 @@ class EventDetector:
         while i < len(turning) - 1 and turning[i] < config.settled_gyro and level[i]:
             i += 1
         return onset + i
+
+    def _risen_from(self, signals: Signals, grasped: int, end: int) -> int:
+        """Where a flight whose hand took hold at sample ``grasped`` left the table.
+
+        A hand may hold the drone on the table a while, tipping and turning it a little,
+        before it lifts it: the drone leaves the table where it starts to rise. That is
+        where the vertical speed (the specific force along the resting vertical, less
+        its resting value, integrated from ``grasped``) last sat at ``rise_still_speed``
+        or less before it first reached ``carried_speed`` upwards, walked back while the
+        speed (0.1 s mean) still falls: a smooth rise starts slowly. The lift stays at
+        the grasp when that is less than ``grasp_min_s`` after it (the hand lifted as it
+        took hold), more than ``grasp_max_s`` (the flight only leant, and rose later in
+        the carry), or when the flight never rises that fast."""
+        config = self.config
+        t = signals.t[grasped:end + 1]
+        accel = signals.accel if signals.raw_accel is None else signals.raw_accel
+        lifting = signals.up @ accel[:, grasped:end + 1] - signals.resting_norm
+        # The accelerometer as read, over every step but lost rows: a jolt while the hand
+        # takes hold rings up and down and integrates to nothing only when kept whole
+        # (the spike filter or the ringing mask would leave a half of it: a fall).
+        steps = np.diff(t, prepend=t[0])
+        speed = np.cumsum(lifting * steps * (steps <= 2.5 * _period(signals.t)))
+        rising = np.flatnonzero(speed >= config.carried_speed)
+        if not len(rising):
+            return grasped
+        still = np.flatnonzero(speed[:rising[0]] <= config.rise_still_speed)
+        risen = int(still[-1]) if len(still) else 0
+        smooth = _running_mean(speed, _odd_width(signals.t, config.tilt_smoothing_s))
+        while risen > 0 and smooth[risen - 1] < smooth[risen]:
+            risen -= 1
+        if not config.grasp_min_s <= t[risen] - t[0] <= config.grasp_max_s:
+            return grasped
+        return grasped + risen
 
     def _settled_from(self, signals: Signals, start: int, end: int) -> int:
         """Where a flight ending at sample ``end`` came to stand: walk back over the end of
