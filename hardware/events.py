@@ -602,6 +602,7 @@ class EventDetector:
         if not levels:
             return [], []
         events = []
+        levels = list(levels)
         reference = levels[0]
         carried = start_mass
         carried_at = [carried]
@@ -611,6 +612,14 @@ class EventDetector:
             change = level.mass - reference.mass
             unseen = (signals.across_fault(reference.end, level.start)
                       and not self._changed_outside_faults(signals, reference, level))
+            if not unseen and change > 0:
+                # A hand still holding part of the new present's weight: the load is
+                # when it gives the rest over (a higher level soon after, or a step up).
+                held = self._held_until(signals, levels, index)
+                carried_at += [carried] * (held - index)
+                index = held
+                levels[index] = level = self._let_go(signals, levels[index])
+                change = level.mass - reference.mass
             if not unseen and change >= self.config.min_mass_change_g:
                 # A hand still resting on the new present: the load is when it lets go.
                 released = self._released(signals, levels, index)
@@ -654,6 +663,64 @@ class EventDetector:
             return True
         return bool(behind.sum() >= 3
                     and abs(float(np.median(mass[behind])) - before.mass) < band)
+
+    def _held_until(self, signals: Signals, levels: list[Level], index: int) -> int:
+        """The level at which a placing hand gave over the rest of the present's weight.
+
+        A hand may keep part of the weight a moment after setting the present down: the
+        mass stands a little low, then rises to the present's. The levels that follow
+        ``levels[index]`` within ``hand_hold_s`` of its start, each ``hand_step_g`` or
+        more above the one before, on the still drone, are that hand letting go: the
+        last of them is the load's. (A second present needs a new hand: it comes later.)
+        """
+        config = self.config
+        t, moving = signals.t, signals.moving
+        last = index
+        while last + 1 < len(levels):
+            before, after = levels[last], levels[last + 1]
+            if (t[after.start] - t[levels[index].start] > config.hand_hold_s
+                    or moving[before.end:after.start + 1].any()
+                    or signals.across_fault(before.end, after.start)
+                    or after.mass - before.mass < config.hand_step_g):
+                break
+            last += 1
+        return last
+
+    def _let_go(self, signals: Signals, level: Level) -> Level:
+        """``level`` from where the placing hand let go, if it still held part of the weight
+        as the level began: the last step up of ``hand_step_g`` or more (the 0.2 s medians
+        before and after) in its first ``hand_hold_s``, the mass measured after it.
+
+        A level's band (``band_floor_g``) takes in a hand that keeps a few tenths of a
+        gram: the load would stand where most of the weight did, up to a second early."""
+        config = self.config
+        t = signals.t
+        last = min(level.end, int(np.searchsorted(t, t[level.start] + config.hand_hold_s)))
+        width = _samples_in(t, config.steady_window_s)
+        first = max(0, level.start - width)
+        mass = signals.mass[first:min(level.end, last + width) + 1].copy()
+        mass[(signals.disturbed | signals.faulty)[first:first + len(mass)]] = np.nan
+        if len(mass) < 3 * width:
+            return level
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            before = np.nanmedian(_windows(mass, width, np.nan)[:, :width // 2 + 1], axis=1)
+            after = np.nanmedian(_windows(mass, width, np.nan)[:, width // 2:], axis=1)
+        rise = after - before
+        rise[:level.start - first] = np.nan  # steps within the level only
+        rise[last - first + 1:] = np.nan
+        whole = signals.mass.copy()
+        whole[signals.disturbed | signals.faulty] = np.nan
+        # The last step up that stands: all the level after it against all before it
+        # (the noise of a fast cell makes single 0.2 s steps that do not last).
+        for run in reversed(_clusters(np.flatnonzero(rise >= config.hand_step_g), 1)):
+            step = first + run[int(np.nanargmax(rise[run]))]
+            held, given = whole[level.start:step], whole[step:level.end + 1]
+            if (step > level.start and (~np.isnan(given)).sum() >= 3
+                    and _nan_median(given, 0.0) - _nan_median(held, np.inf)
+                    >= config.hand_step_g):
+                return Level(step, level.end, _nan_median(given, level.mass))
+        return level
 
     def _released(self, signals: Signals, levels: list[Level], index: int) -> int:
         """The level at which the hand let go of a present loaded at ``levels[index]``.
