@@ -534,8 +534,28 @@ class EventDetector:
                 if (rose and fell and back and brief
                         and not signals.moving[before.end:after.start + 1].any()):
                     continue
+                if rose and fell and back and self._hand_after_landing(signals, before, level,
+                                                                        after):
+                    continue
             kept.append(level)
         return kept
+
+    def _hand_after_landing(self, signals: Signals, before: Level, level: Level,
+                            after: Level) -> bool:
+        """Whether ``level`` (between ``before`` and ``after``) was a hand left on the drone
+        just after it was set down: the first level after a motion, gone again within
+        ``hand_rest_s`` of that motion's end, the drone still from the level on.
+
+        The pilots' hand may rest on the platform's edge a moment after the set-down,
+        pressing a few grams, too still for the IMU; with the flight between, the
+        press rule's "drone still all along" cannot hold. The caller has checked that
+        the mass rose and came back to the level before the flight."""
+        moving = signals.moving
+        moved = np.flatnonzero(moving[before.end:level.start + 1])
+        if not len(moved) or moving[level.start:after.start + 1].any():
+            return False
+        stopped = signals.t[before.end + int(moved[-1])]
+        return bool(signals.t[after.start] - stopped <= self.config.hand_rest_s)
 
     def _same_rest(self, levels: list[Level], index: int, signals: Signals) -> list[Level]:
         """The levels just before ``levels[index]`` of its mass (under an event apart),
