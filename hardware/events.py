@@ -88,6 +88,7 @@ class Signals:
     fault_spans: list[tuple[float, float]]  # (start, end) of every fault, in the times t
     slow_cell: bool = False  # the load cell converts slower than slow_cell_sps (readings held)
     raw_accel: np.ndarray | None = None  # (3, n) the accelerometer as read (a jolt kept whole)
+    scale: np.ndarray | None = None  # the compensation: mass = force / scale (1 at rest)
 
     def across_fault(self, first: int, last: int) -> bool:
         """Whether a fault lies between samples ``first`` and ``last``: no mass change
@@ -161,13 +162,14 @@ class EventDetector:
         leaning = np.abs(_running_mean(change, _odd_width(t, config.steady_window_s))) \
             > config.lean_sigmas * accel_sigma
         az_then[~_dilate(t, moving | disturbed, 0.1) & ~leaning] = az_rest
-        mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
+        scale = np.maximum(az_then, 0.3 * az_rest) / az_rest
+        mass = force / scale
         return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
                        _sigma(imu["gyro"][quiet]), moving, disturbed, mass, lag,
                        imu["accel"], imu["up"], imu["resting_norm"], faulty,
                        [(start - lag, end - lag) for start, end in spans],
                        _conversions_per_s(t, samples.force_g) < config.slow_cell_sps,
-                       np.vstack([samples.ax, samples.ay, samples.az]))
+                       np.vstack([samples.ax, samples.ay, samples.az]), scale)
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
         """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
@@ -688,28 +690,41 @@ class EventDetector:
         """The level at which a placing hand gave over the rest of the present's weight.
 
         A hand may keep part of the weight a moment after setting the present down: the
-        mass stands a little low, then rises to the present's. The levels that follow
-        ``levels[index]`` within ``hand_hold_s`` of its start, each ``hand_step_g`` or
-        more above the one before, on the still drone, are that hand letting go: the
-        last of them is the load's. (A second present needs a new hand: it comes later.)
+        mass stands a little low, then rises to the present's. Of the levels that follow
+        ``levels[index]`` within ``hand_hold_s`` of its start on the still drone, none
+        lower than the one before by a step (:meth:`_step`: nothing fell), the last that
+        stands a step or more above ``levels[index]`` is the load's: the hand let go
+        there. (A second present needs a new hand: it comes later.)
         """
         config = self.config
         t, moving = signals.t, signals.moving
-        last = index
+        first, last, held = levels[index], index, index
         while last + 1 < len(levels):
             before, after = levels[last], levels[last + 1]
-            if (t[after.start] - t[levels[index].start] > config.hand_hold_s
+            step = self._step(signals, before.start, after.end)
+            if (t[after.start] - t[first.start] > config.hand_hold_s
                     or moving[before.end:after.start + 1].any()
                     or signals.across_fault(before.end, after.start)
-                    or after.mass - before.mass < config.hand_step_g):
+                    or before.mass - after.mass >= step):
                 break
             last += 1
-        return last
+            if after.mass - first.mass >= self._step(signals, first.start, after.end):
+                held = last
+        return held
+
+    def _step(self, signals: Signals, first: int, last: int) -> float:
+        """The least rise that is a hand giving weight over, onto the mass from sample
+        ``first`` to ``last``: ``hand_step_g``, or the band of that mass's own noise if
+        wider (a heavy stack's readings wander more than a hand's last tenths)."""
+        return max(self.config.hand_step_g,
+                   self._band(signals.mass[first:last + 1], held=signals.slow_cell))
 
     def _let_go(self, signals: Signals, level: Level) -> Level:
         """``level`` from where the placing hand let go, if it still held part of the weight
         as the level began: the last step up of ``hand_step_g`` or more (the 0.2 s medians
-        before and after) in its first ``hand_hold_s``, the mass measured after it.
+        before and after) in its first ``hand_hold_s`` that stands (all of the level
+        after it against all before). The level's mass stays its median: measured after
+        the step only, it read the simulators' presents 0.1 g heavier.
 
         A level's band (``band_floor_g``) takes in a hand that keeps a few tenths of a
         gram: the load would stand where most of the weight did, up to a second early."""
@@ -738,8 +753,8 @@ class EventDetector:
             held, given = whole[level.start:step], whole[step:level.end + 1]
             if (step > level.start and (~np.isnan(given)).sum() >= 3
                     and _nan_median(given, 0.0) - _nan_median(held, np.inf)
-                    >= config.hand_step_g):
-                return Level(step, level.end, _nan_median(given, level.mass))
+                    >= self._step(signals, step, level.end)):
+                return Level(step, level.end, level.mass)
         return level
 
     def _released(self, signals: Signals, levels: list[Level], index: int) -> int:
@@ -811,6 +826,8 @@ class EventDetector:
         first = max(before.start, before.end - window)
         last = min(level.end, level.start + window)
         smooth = self._smoothed_mass(signals, first, last)
+        n = level.start - first + 1
+        smooth -= self._platform_share(signals, first, last, smooth, n, before.mass, level.mass)
         t = signals.t[first:last + 1]
         crossing = _best_step(smooth[:level.start - first + 1], before.mass, level.mass)
         old = _nan_median(smooth[max(0, crossing - window):max(1, crossing - window // 3)],
@@ -825,6 +842,39 @@ class EventDetector:
             finish += 1
         onset = t[start] - (t[finish] - t[start]) / 2
         return float(max(onset, t[0]))
+
+    def _platform_share(self, signals: Signals, first: int, last: int, smooth: np.ndarray,
+                        n: int, old: float, new: float) -> np.ndarray:
+        """What the tared platform adds to the compensated mass from ``first`` to ``last``.
+
+        The platform above the cell is tared at rest, so the cell reads ``P·(s − 1)`` of
+        it where the specific force along the cell is ``s`` g: ``P·(1 − 1/s)`` on the
+        mass, ``P·(1 − 1/s)`` grams low at a steep lean (a 60° hold: ``−P``), as low as a
+        present's fall. ``P`` is fitted with the fall (least squares, the step from
+        ``old`` to ``new`` anywhere in the first ``n`` samples, ``P`` ≥ 0): a fall
+        needs no lean to fit, the lean's dip then fits ``P``."""
+        if signals.scale is None:
+            return np.zeros(len(smooth))
+        width = _samples_in(signals.t, self.config.smoothing_s) | 1
+        share = _running_mean(1.0 - 1.0 / signals.scale[first:last + 1], width)
+        valid = ~np.isnan(smooth[:n])
+        x = np.where(valid, share[:n], 0.0)
+        across = (x ** 2).sum()
+        if across < 1e-6:
+            return np.zeros(len(smooth))
+        to_old = np.where(valid, smooth[:n] - old, 0.0)
+        to_new = np.where(valid, smooth[:n] - new, 0.0)
+
+        def before(values: np.ndarray) -> np.ndarray:  # sums over [0, k), k = 0..n
+            return np.concatenate([[0.0], np.cumsum(values)])
+
+        def after(values: np.ndarray) -> np.ndarray:  # sums over [k, n)
+            return np.concatenate([np.cumsum(values[::-1])[::-1], [0.0]])
+
+        along = before(to_old * x) + after(to_new * x)
+        fitted = np.maximum(along, 0.0) / across
+        cost = before(to_old ** 2) + after(to_new ** 2) - fitted * along
+        return float(fitted[int(np.argmin(cost))]) * share
 
     def _smoothed_mass(self, signals: Signals, first: int, last: int) -> np.ndarray:
         mass = signals.mass[first:last + 1].copy()
