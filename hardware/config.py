@@ -58,6 +58,7 @@ class DetectorConfig:
     press_max_s: float = 0.6  # a level this short, up and back down to the same, was a press
     hand_hold_s: float = 1.5  # a placing hand may keep part of a present's weight this long
     hand_step_g: float = 0.2  # ...and giving the rest over raises the mass at least this much
+    landing_hand_s: float = 0.6  # a hand left on after a set-down stands this soon after it
     slow_cell_sps: float = 20.0  # fewer new load-cell readings a second than this: a slow cell
     band_floor_g: float = 0.25  # "the new mass stands" within this band
     band_sigmas: float = 4.0

@@ -221,7 +221,8 @@ class EventDetector:
         single-sample spike in one axis is no knock.
         """
         config = self.config
-        width = _odd_width(t, config.ringing_s)
+        # no wider than the stream: "same" would return the window's length instead
+        width = min(_odd_width(t, config.ringing_s), (len(t) - 1) | 1)
         swing = np.abs(raw_norm - _running_median(raw_norm, width))
         loud = swing > config.disturbed_accel
         echoes = np.convolve((swing > config.disturbed_accel / 2).astype(float),
@@ -545,19 +546,25 @@ class EventDetector:
     def _hand_after_landing(self, signals: Signals, before: Level, level: Level,
                             after: Level) -> bool:
         """Whether ``level`` (between ``before`` and ``after``) was a hand left on the drone
-        just after it was set down: the first level after a motion, gone again within
-        ``hand_rest_s`` of that motion's end, the drone still from the level on.
+        just after it was set down: it stands within ``landing_hand_s`` of a flight's end
+        (:meth:`motion_state` "carried"; a knock after it, the landing's bounce, may come
+        between) and is gone within ``hand_rest_s`` of it, the drone still from the level
+        on.
 
         The pilots' hand may rest on the platform's edge a moment after the set-down,
-        pressing a few grams, too still for the IMU; with the flight between, the
-        press rule's "drone still all along" cannot hold. The caller has checked that
-        the mass rose and came back to the level before the flight."""
-        moving = signals.moving
-        moved = np.flatnonzero(moving[before.end:level.start + 1])
-        if not len(moved) or moving[level.start:after.start + 1].any():
+        pressing a few grams, too still for the IMU; with the flight between, the press
+        rule's "drone still all along" cannot hold. A present placed after a landing
+        needs the hand to come and go first: it stands later. The caller has checked
+        that the mass rose and came back to the level before the flight."""
+        config, t, moving = self.config, signals.t, signals.moving
+        if moving[level.start:after.start + 1].any():
             return False
-        stopped = signals.t[before.end + int(moved[-1])]
-        return bool(signals.t[after.start] - stopped <= self.config.hand_rest_s)
+        for first, last in reversed(_runs(moving[before.end:level.start + 1])):
+            began, stopped = before.end + first, before.end + last
+            if self.motion_state(signals, began, stopped) == "carried":
+                return bool(t[level.start] - t[stopped] <= config.landing_hand_s
+                            and t[after.start] - t[stopped] <= config.hand_rest_s)
+        return False
 
     def _same_rest(self, levels: list[Level], index: int, signals: Signals) -> list[Level]:
         """The levels just before ``levels[index]`` of its mass (under an event apart),
@@ -634,7 +641,7 @@ class EventDetector:
             change = level.mass - reference.mass
             unseen = (signals.across_fault(reference.end, level.start)
                       and not self._changed_outside_faults(signals, reference, level))
-            if not unseen and change > 0:
+            if not unseen and change >= self.config.min_mass_change_g / 2:
                 # A hand still holding part of the new present's weight: the load is
                 # when it gives the rest over (a higher level soon after, or a step up).
                 held = self._held_until(signals, levels, index)
@@ -701,14 +708,17 @@ class EventDetector:
         first, last, held = levels[index], index, index
         while last + 1 < len(levels):
             before, after = levels[last], levels[last + 1]
-            step = self._step(signals, before.start, after.end)
             if (t[after.start] - t[first.start] > config.hand_hold_s
                     or moving[before.end:after.start + 1].any()
                     or signals.across_fault(before.end, after.start)
-                    or before.mass - after.mass >= step):
+                    or before.mass - after.mass >= self._step(signals, before.start, after.end)):
                 break
             last += 1
-            if after.mass - first.mass >= self._step(signals, first.start, after.end):
+            # The mass the hand let go onto shows the cell's own noise, if it stood long
+            # enough to measure; else the hand's shake before it counts as well.
+            long = t[after.end] - t[after.start] >= config.min_steady_s
+            if after.mass - first.mass >= self._step(signals, after.start if long
+                                                     else first.start, after.end):
                 held = last
         return held
 

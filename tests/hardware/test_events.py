@@ -99,6 +99,14 @@ def test_too_few_samples_give_no_events() -> None:
     assert detect_events(still_stream(0.05, lambda t: t * 0)) == []
 
 
+def test_a_few_rows_at_200_hz_are_read_without_failing() -> None:
+    # ten rows span less than the ringing filter's 0.05 s (11 rows at 200 Hz)
+    t = np.arange(10) / 200.0
+    rows = Samples(t, np.zeros(10), np.zeros(10), np.zeros(10), np.full(10, GRAVITY),
+                   np.zeros(10), np.zeros(10), np.zeros(10))
+    assert detect_events(rows) == []
+
+
 def test_event_json_matches_the_contract() -> None:
     event = DroneEvent(3.41234, "load", 12.0888)
     assert event.to_json() == {"t": 3.412, "event": "load", "mass_g": 12.1}
