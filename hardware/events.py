@@ -1269,11 +1269,20 @@ class LiveEventDetector:
 
         Lifts and landings alternate: a second lift before a landing is the same
         flight seen from another window (whose resting noise cut its start elsewhere).
+        A load (or drop) soon after the last mass event, of its kind, that leaves the
+        mass it left is that one: a change leaves a mass an event apart, and a hand
+        letting go within ``hand_hold_s`` may be placed at either of its steps.
         """
+        config = self.config
         flights = [old.event for old in self._recent if old.event in ("lift", "land")]
         if event.event in ("lift", "land") and flights and flights[-1] == event.event:
             return True
-        return any(old.event == event.event and abs(old.t - event.t) < self.config.live_duplicate_s
+        masses = [old for old in self._recent if old.event in ("load", "drop")]
+        if (event.event in ("load", "drop") and masses and masses[-1].event == event.event
+                and abs(masses[-1].t - event.t) < config.hand_hold_s
+                and abs(masses[-1].mass_g - event.mass_g) < config.min_mass_change_g / 2):
+            return True
+        return any(old.event == event.event and abs(old.t - event.t) < config.live_duplicate_s
                    for old in self._recent)
 
     def _detect(self, stream: Samples, horizon: float
