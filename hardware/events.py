@@ -131,9 +131,16 @@ class EventDetector:
             return []
         self.lag_s = signals.lag
         levels = self.levels(signals)
-        start_mass = max(0.0, levels[0].mass) if levels else 0.0
+        start_mass = self.start_mass(levels[0]) if levels else 0.0
         mass_events, _ = self.mass_events(signals, levels, start_mass)
         return _with_masses(self.flights(signals), mass_events, start_mass)
+
+    def start_mass(self, first: Level) -> float:
+        """The mass carried at the stream's first level: a stream starts tared, so a
+        reading under an event's change there is the cell settling, not a present (an
+        HX711 from power-up reads its first seconds 0.5 g off; taken as carried, the
+        offset stayed in every mass after)."""
+        return first.mass if first.mass >= self.config.min_mass_change_g else 0.0
 
     # -- preparing the signals -----------------------------------------------------
     def signals(self, samples: Samples, windows: Sequence[FaultWindow] = ()) -> Signals | None:
@@ -1385,7 +1392,8 @@ class LiveEventDetector:
             return 0, 0.0
         anchor = self._anchor
         if anchor is None:  # no settled level yet: as the whole-stream detector does
-            carried = max(0.0, levels[0].mass) if self._from_start else self._last_mass()
+            carried = (self.detector.start_mass(levels[0]) if self._from_start
+                       else self._last_mass())
             return 0, carried
         t = signals.t
         inside = [index for index, level in enumerate(levels)

@@ -215,6 +215,15 @@ def test_a_hand_keeping_a_few_tenths_of_a_gram_is_still_let_go_late() -> None:
     assert events[0].t == pytest.approx(1.9, abs=0.1)
 
 
+def test_a_cell_settling_from_power_up_adds_nothing_to_the_masses() -> None:
+    def force(t):  # the first 1.5 s read 0.5 g high, as an HX711 just powered up does
+        return np.where(t < 1.5, 0.5, 0.0) + np.where(t > 3.0, 10.0, 0.0)
+
+    events = detect_events(still_stream(5.0, force))
+    assert kinds(events) == ["load"]
+    assert events[0].mass_g == pytest.approx(10.0, abs=0.1)
+
+
 def flight_stream(force_after, platform_g: float = 0.0, lean_deg: float = 0.0,
                   grasp_s: float = 0.0, mass=lambda t: 20.0 + 0 * t, seed: int = 0) -> Samples:
     """A 20 g stack lifted at 2 s (after a hand holds it on the table for ``grasp_s``,
