@@ -131,16 +131,25 @@ class EventDetector:
             return []
         self.lag_s = signals.lag
         levels = self.levels(signals)
-        start_mass = self.start_mass(levels[0]) if levels else 0.0
+        start_mass = self.start_mass(signals, levels)
         mass_events, _ = self.mass_events(signals, levels, start_mass)
         return _with_masses(self.flights(signals), mass_events, start_mass)
 
-    def start_mass(self, first: Level) -> float:
-        """The mass carried at the stream's first level: a stream starts tared, so a
-        reading under an event's change there is the cell settling, not a present (an
-        HX711 from power-up reads its first seconds 0.5 g off; taken as carried, the
-        offset stayed in every mass after)."""
-        return first.mass if first.mass >= self.config.min_mass_change_g else 0.0
+    def start_mass(self, signals: Signals, levels: list[Level]) -> float:
+        """The mass carried at the stream's first level (0 if negative): the level it
+        settles to, if it does. The first levels, on the still drone, each under an
+        event's change from the one before, are one rest: an HX711 just powered up
+        reads its first seconds 0.5 g off, and its first level taken as the carried
+        mass kept the offset in every mass after."""
+        if not levels:
+            return 0.0
+        settled = 0
+        while (settled + 1 < len(levels)
+               and abs(levels[settled + 1].mass - levels[settled].mass)
+               < self.config.min_mass_change_g
+               and not signals.moving[levels[settled].end:levels[settled + 1].start + 1].any()):
+            settled += 1
+        return max(0.0, levels[settled].mass)
 
     # -- preparing the signals -----------------------------------------------------
     def signals(self, samples: Samples, windows: Sequence[FaultWindow] = ()) -> Signals | None:
@@ -1392,7 +1401,7 @@ class LiveEventDetector:
             return 0, 0.0
         anchor = self._anchor
         if anchor is None:  # no settled level yet: as the whole-stream detector does
-            carried = (self.detector.start_mass(levels[0]) if self._from_start
+            carried = (self.detector.start_mass(signals, levels) if self._from_start
                        else self._last_mass())
             return 0, carried
         t = signals.t
