@@ -747,8 +747,8 @@ class EventDetector:
 
     def _let_go(self, signals: Signals, level: Level) -> Level:
         """``level`` from where the placing hand let go, if it still held part of the weight
-        as the level began: the last step up of ``hand_step_g`` or more (the 0.2 s medians
-        before and after) in its first ``hand_hold_s`` that stands (all of the level
+        as the level began: the last step up of ``hand_step_g`` or more (the means of
+        the 0.1 s before and after) in its first ``hand_hold_s`` that stands (all of the level
         after it against all before). The level's mass stays its median: measured after
         the step only, it read the simulators' presents 0.1 g heavier.
 
@@ -763,20 +763,18 @@ class EventDetector:
         mass[(signals.disturbed | signals.faulty)[first:first + len(mass)]] = np.nan
         if len(mass) < 3 * width:
             return level
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            before = np.nanmedian(_windows(mass, width, np.nan)[:, :width // 2 + 1], axis=1)
-            after = np.nanmedian(_windows(mass, width, np.nan)[:, width // 2:], axis=1)
+        half = width // 2
+        before, after = _half_means(mass, half)
         rise = after - before
         rise[:level.start - first] = np.nan  # steps within the level only
         rise[last - first + 1:] = np.nan
-        whole = signals.mass.copy()
-        whole[signals.disturbed | signals.faulty] = np.nan
+        whole = signals.mass[level.start:level.end + 1].copy()
+        whole[(signals.disturbed | signals.faulty)[level.start:level.end + 1]] = np.nan
         # The last step up that stands: all the level after it against all before it
         # (the noise of a fast cell makes single 0.2 s steps that do not last).
         for run in reversed(_clusters(np.flatnonzero(rise >= config.hand_step_g), 1)):
             step = first + run[int(np.nanargmax(rise[run]))]
-            held, given = whole[level.start:step], whole[step:level.end + 1]
+            held, given = whole[:step - level.start], whole[step - level.start:]
             if (step > level.start and (~np.isnan(given)).sum() >= 3
                     and _nan_median(given, 0.0) - _nan_median(held, np.inf)
                     >= self._step(signals, step, level.end)):
@@ -1050,6 +1048,20 @@ def _best_step(values: np.ndarray, old: float, new: float) -> int:
     before = np.concatenate([[0.0], np.cumsum(to_old)])  # cost of samples [0, k) at old
     after = np.concatenate([np.cumsum(to_new[::-1])[::-1], [0.0]])  # [k, n) at new
     return int(min(np.argmin(before + after), len(values) - 1))
+
+
+def _half_means(values: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
+    """At every index, the mean of the ``half + 1`` values ending there and of the
+    ``half + 1`` starting there, NaNs left out (NaN where a side has none)."""
+    valid = ~np.isnan(values)
+    sums = np.concatenate([[0.0], np.cumsum(np.where(valid, values, 0.0))])
+    counts = np.concatenate([[0], np.cumsum(valid)])
+    index = np.arange(len(values))
+    low, high = np.maximum(index - half, 0), np.minimum(index + half + 1, len(values))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        before = (sums[index + 1] - sums[low]) / (counts[index + 1] - counts[low])
+        after = (sums[high] - sums[index]) / (counts[high] - counts[index])
+    return before, after
 
 
 def _nan_median(values: np.ndarray, default: float) -> float:
