@@ -34,6 +34,9 @@ class DetectorConfig:
     settled_gyro: float = 3.0  # deg/s: a hand left on the landed drone turns it slower than this
     carried_tilt_deg: float = 3.0  # a flight leans the platform at least this far...
     carried_speed: float = 0.08  # m/s ...or moves it up or down at least this fast
+    rise_still_speed: float = 0.01  # m/s: a lift's rise starts where it last sat this still
+    grasp_min_s: float = 0.15  # a hand holding the drone this long before it rises grasped it
+    grasp_max_s: float = 1.0  # ...and never longer: a rise later than this is the carry's
     tilt_smoothing_s: float = 0.1  # the platform's lean is the specific force averaged this long
     min_rest_s: float = 0.1  # with less rest than this, the whole stream is the resting reference
 
@@ -53,6 +56,9 @@ class DetectorConfig:
     min_mass_change_g: float = 1.0  # smaller changes between steady levels are not events
     hand_rest_s: float = 2.0  # a level this short before a smaller rise was a resting hand
     press_max_s: float = 0.6  # a level this short, up and back down to the same, was a press
+    hand_hold_s: float = 1.5  # a placing hand may keep part of a present's weight this long
+    hand_step_g: float = 0.2  # ...and giving the rest over raises the mass at least this much
+    landing_hand_s: float = 0.6  # a hand left on after a set-down stands this soon after it
     slow_cell_sps: float = 20.0  # fewer new load-cell readings a second than this: a slow cell
     band_floor_g: float = 0.25  # "the new mass stands" within this band
     band_sigmas: float = 4.0

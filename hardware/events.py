@@ -87,6 +87,8 @@ class Signals:
     faulty: np.ndarray  # bool: a faulty load cell, or the first row after a gap or a faulty IMU
     fault_spans: list[tuple[float, float]]  # (start, end) of every fault, in the times t
     slow_cell: bool = False  # the load cell converts slower than slow_cell_sps (readings held)
+    raw_accel: np.ndarray | None = None  # (3, n) the accelerometer as read (a jolt kept whole)
+    scale: np.ndarray | None = None  # the compensation: mass = force / scale (1 at rest)
 
     def across_fault(self, first: int, last: int) -> bool:
         """Whether a fault lies between samples ``first`` and ``last``: no mass change
@@ -129,9 +131,25 @@ class EventDetector:
             return []
         self.lag_s = signals.lag
         levels = self.levels(signals)
-        start_mass = max(0.0, levels[0].mass) if levels else 0.0
+        start_mass = self.start_mass(signals, levels)
         mass_events, _ = self.mass_events(signals, levels, start_mass)
         return _with_masses(self.flights(signals), mass_events, start_mass)
+
+    def start_mass(self, signals: Signals, levels: list[Level]) -> float:
+        """The mass carried at the stream's first level (0 if negative): the level it
+        settles to, if it does. The first levels, on the still drone, each under an
+        event's change from the one before, are one rest: an HX711 just powered up
+        reads its first seconds 0.5 g off, and its first level taken as the carried
+        mass kept the offset in every mass after."""
+        if not levels:
+            return 0.0
+        settled = 0
+        while (settled + 1 < len(levels)
+               and abs(levels[settled + 1].mass - levels[settled].mass)
+               < self.config.min_mass_change_g
+               and not signals.moving[levels[settled].end:levels[settled + 1].start + 1].any()):
+            settled += 1
+        return max(0.0, levels[settled].mass)
 
     # -- preparing the signals -----------------------------------------------------
     def signals(self, samples: Samples, windows: Sequence[FaultWindow] = ()) -> Signals | None:
@@ -160,12 +178,14 @@ class EventDetector:
         leaning = np.abs(_running_mean(change, _odd_width(t, config.steady_window_s))) \
             > config.lean_sigmas * accel_sigma
         az_then[~_dilate(t, moving | disturbed, 0.1) & ~leaning] = az_rest
-        mass = force * az_rest / np.maximum(az_then, 0.3 * az_rest)
+        scale = np.maximum(az_then, 0.3 * az_rest) / az_rest
+        mass = force / scale
         return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
                        _sigma(imu["gyro"][quiet]), moving, disturbed, mass, lag,
                        imu["accel"], imu["up"], imu["resting_norm"], faulty,
                        [(start - lag, end - lag) for start, end in spans],
-                       _conversions_per_s(t, samples.force_g) < config.slow_cell_sps)
+                       _conversions_per_s(t, samples.force_g) < config.slow_cell_sps,
+                       np.vstack([samples.ax, samples.ay, samples.az]), scale)
 
     def _imu(self, samples: Samples) -> dict[str, np.ndarray]:
         """Accelerometer and gyro cleaned up; where the platform rests, moves, is jolted."""
@@ -217,7 +237,8 @@ class EventDetector:
         single-sample spike in one axis is no knock.
         """
         config = self.config
-        width = _odd_width(t, config.ringing_s)
+        # no wider than the stream: "same" would return the window's length instead
+        width = min(_odd_width(t, config.ringing_s), (len(t) - 1) | 1)
         swing = np.abs(raw_norm - _running_median(raw_norm, width))
         loud = swing > config.disturbed_accel
         echoes = np.convolve((swing > config.disturbed_accel / 2).astype(float),
@@ -253,8 +274,8 @@ class EventDetector:
         for start, end in self._motions(signals):
             if self.motion_state(signals, start, end) != "carried":
                 continue  # a knock, or a hand pressing on the still drone
-            onset = self._onset(signals, start)
-            events.append(DroneEvent(float(t[self._grasped_until(signals, onset, end)]),
+            grasped = self._grasped_until(signals, self._onset(signals, start), end)
+            events.append(DroneEvent(float(t[self._risen_from(signals, grasped, end)]),
                                      "lift", 0.0))
             if end < len(t) - 1:
                 settled = self._settled_from(signals, start, end)
@@ -379,6 +400,39 @@ class EventDetector:
             i += 1
         return onset + i
 
+    def _risen_from(self, signals: Signals, grasped: int, end: int) -> int:
+        """Where a flight whose hand took hold at sample ``grasped`` left the table.
+
+        A hand may hold the drone on the table a while, tipping and turning it a little,
+        before it lifts it: the drone leaves the table where it starts to rise. That is
+        where the vertical speed (the specific force along the resting vertical, less
+        its resting value, integrated from ``grasped``) last sat at ``rise_still_speed``
+        or less before it first reached ``carried_speed`` upwards, walked back while the
+        speed (0.1 s mean) still falls: a smooth rise starts slowly. The lift stays at
+        the grasp when that is less than ``grasp_min_s`` after it (the hand lifted as it
+        took hold), more than ``grasp_max_s`` (the flight only leant, and rose later in
+        the carry), or when the flight never rises that fast."""
+        config = self.config
+        t = signals.t[grasped:end + 1]
+        accel = signals.accel if signals.raw_accel is None else signals.raw_accel
+        lifting = signals.up @ accel[:, grasped:end + 1] - signals.resting_norm
+        # The accelerometer as read, over every step but lost rows: a jolt while the hand
+        # takes hold rings up and down and integrates to nothing only when kept whole
+        # (the spike filter or the ringing mask would leave a half of it: a fall).
+        steps = np.diff(t, prepend=t[0])
+        speed = np.cumsum(lifting * steps * (steps <= 2.5 * _period(signals.t)))
+        rising = np.flatnonzero(speed >= config.carried_speed)
+        if not len(rising):
+            return grasped
+        still = np.flatnonzero(speed[:rising[0]] <= config.rise_still_speed)
+        risen = int(still[-1]) if len(still) else 0
+        smooth = _running_mean(speed, _odd_width(signals.t, config.tilt_smoothing_s))
+        while risen > 0 and smooth[risen - 1] < smooth[risen]:
+            risen -= 1
+        if not config.grasp_min_s <= t[risen] - t[0] <= config.grasp_max_s:
+            return grasped
+        return grasped + risen
+
     def _settled_from(self, signals: Signals, start: int, end: int) -> int:
         """Where a flight ending at sample ``end`` came to stand: walk back over the end of
         the motion while the platform is level and turns slower than ``settled_gyro``.
@@ -499,8 +553,34 @@ class EventDetector:
                 if (rose and fell and back and brief
                         and not signals.moving[before.end:after.start + 1].any()):
                     continue
+                if rose and fell and back and self._hand_after_landing(signals, before, level,
+                                                                        after):
+                    continue
             kept.append(level)
         return kept
+
+    def _hand_after_landing(self, signals: Signals, before: Level, level: Level,
+                            after: Level) -> bool:
+        """Whether ``level`` (between ``before`` and ``after``) was a hand left on the drone
+        just after it was set down: it stands within ``landing_hand_s`` of a flight's end
+        (:meth:`motion_state` "carried"; a knock after it, the landing's bounce, may come
+        between) and is gone within ``hand_rest_s`` of it, the drone still from the level
+        on.
+
+        The pilots' hand may rest on the platform's edge a moment after the set-down,
+        pressing a few grams, too still for the IMU; with the flight between, the press
+        rule's "drone still all along" cannot hold. A present placed after a landing
+        needs the hand to come and go first: it stands later. The caller has checked
+        that the mass rose and came back to the level before the flight."""
+        config, t, moving = self.config, signals.t, signals.moving
+        if moving[level.start:after.start + 1].any():
+            return False
+        for first, last in reversed(_runs(moving[before.end:level.start + 1])):
+            began, stopped = before.end + first, before.end + last
+            if self.motion_state(signals, began, stopped) == "carried":
+                return bool(t[level.start] - t[stopped] <= config.landing_hand_s
+                            and t[after.start] - t[stopped] <= config.hand_rest_s)
+        return False
 
     def _same_rest(self, levels: list[Level], index: int, signals: Signals) -> list[Level]:
         """The levels just before ``levels[index]`` of its mass (under an event apart),
@@ -567,6 +647,7 @@ class EventDetector:
         if not levels:
             return [], []
         events = []
+        levels = list(levels)
         reference = levels[0]
         carried = start_mass
         carried_at = [carried]
@@ -576,6 +657,14 @@ class EventDetector:
             change = level.mass - reference.mass
             unseen = (signals.across_fault(reference.end, level.start)
                       and not self._changed_outside_faults(signals, reference, level))
+            if not unseen and change >= self.config.min_mass_change_g / 2:
+                # A hand still holding part of the new present's weight: the load is
+                # when it gives the rest over (a higher level soon after, or a step up).
+                held = self._held_until(signals, levels, index)
+                carried_at += [carried] * (held - index)
+                index = held
+                levels[index] = level = self._let_go(signals, levels[index])
+                change = level.mass - reference.mass
             if not unseen and change >= self.config.min_mass_change_g:
                 # A hand still resting on the new present: the load is when it lets go.
                 released = self._released(signals, levels, index)
@@ -619,6 +708,78 @@ class EventDetector:
             return True
         return bool(behind.sum() >= 3
                     and abs(float(np.median(mass[behind])) - before.mass) < band)
+
+    def _held_until(self, signals: Signals, levels: list[Level], index: int) -> int:
+        """The level at which a placing hand gave over the rest of the present's weight.
+
+        A hand may keep part of the weight a moment after setting the present down: the
+        mass stands a little low, then rises to the present's. Of the levels that follow
+        ``levels[index]`` within ``hand_hold_s`` of its start on the still drone, none
+        lower than the one before by a step (:meth:`_step`: nothing fell), the last that
+        stands a step or more above ``levels[index]`` is the load's: the hand let go
+        there. (A second present needs a new hand: it comes later.)
+        """
+        config = self.config
+        t, moving = signals.t, signals.moving
+        first, last, held = levels[index], index, index
+        while last + 1 < len(levels):
+            before, after = levels[last], levels[last + 1]
+            if (t[after.start] - t[first.start] > config.hand_hold_s
+                    or moving[before.end:after.start + 1].any()
+                    or signals.across_fault(before.end, after.start)
+                    or before.mass - after.mass >= self._step(signals, before.start, after.end)):
+                break
+            last += 1
+            # The mass the hand let go onto shows the cell's own noise, if it stood long
+            # enough to measure; else the hand's shake before it counts as well.
+            long = t[after.end] - t[after.start] >= config.min_steady_s
+            if after.mass - first.mass >= self._step(signals, after.start if long
+                                                     else first.start, after.end):
+                held = last
+        return held
+
+    def _step(self, signals: Signals, first: int, last: int) -> float:
+        """The least rise that is a hand giving weight over, onto the mass from sample
+        ``first`` to ``last``: ``hand_step_g``, or the band of that mass's own noise if
+        wider (a heavy stack's readings wander more than a hand's last tenths)."""
+        return max(self.config.hand_step_g,
+                   self._band(signals.mass[first:last + 1], held=signals.slow_cell))
+
+    def _let_go(self, signals: Signals, level: Level) -> Level:
+        """``level`` from where the placing hand let go, if it still held part of the weight
+        as the level began: the last step up of ``hand_step_g`` or more (the means of
+        the 0.1 s before and after) in its first ``hand_hold_s`` that stands (all of the level
+        after it against all before). The level's mass stays its median: measured after
+        the step only, it read the simulators' presents 0.1 g heavier.
+
+        A level's band (``band_floor_g``) takes in a hand that keeps a few tenths of a
+        gram: the load would stand where most of the weight did, up to a second early."""
+        config = self.config
+        t = signals.t
+        last = min(level.end, int(np.searchsorted(t, t[level.start] + config.hand_hold_s)))
+        width = _samples_in(t, config.steady_window_s)
+        first = max(0, level.start - width)
+        mass = signals.mass[first:min(level.end, last + width) + 1].copy()
+        mass[(signals.disturbed | signals.faulty)[first:first + len(mass)]] = np.nan
+        if len(mass) < 3 * width:
+            return level
+        half = width // 2
+        before, after = _half_means(mass, half)
+        rise = after - before
+        rise[:level.start - first] = np.nan  # steps within the level only
+        rise[last - first + 1:] = np.nan
+        whole = signals.mass[level.start:level.end + 1].copy()
+        whole[(signals.disturbed | signals.faulty)[level.start:level.end + 1]] = np.nan
+        # The last step up that stands: all the level after it against all before it
+        # (the noise of a fast cell makes single 0.2 s steps that do not last).
+        for run in reversed(_clusters(np.flatnonzero(rise >= config.hand_step_g), 1)):
+            step = first + run[int(np.nanargmax(rise[run]))]
+            held, given = whole[:step - level.start], whole[step - level.start:]
+            if (step > level.start and (~np.isnan(given)).sum() >= 3
+                    and _nan_median(given, 0.0) - _nan_median(held, np.inf)
+                    >= self._step(signals, step, level.end)):
+                return Level(step, level.end, level.mass)
+        return level
 
     def _released(self, signals: Signals, levels: list[Level], index: int) -> int:
         """The level at which the hand let go of a present loaded at ``levels[index]``.
@@ -689,6 +850,8 @@ class EventDetector:
         first = max(before.start, before.end - window)
         last = min(level.end, level.start + window)
         smooth = self._smoothed_mass(signals, first, last)
+        n = level.start - first + 1
+        smooth -= self._platform_share(signals, first, last, smooth, n, before.mass, level.mass)
         t = signals.t[first:last + 1]
         crossing = _best_step(smooth[:level.start - first + 1], before.mass, level.mass)
         old = _nan_median(smooth[max(0, crossing - window):max(1, crossing - window // 3)],
@@ -703,6 +866,39 @@ class EventDetector:
             finish += 1
         onset = t[start] - (t[finish] - t[start]) / 2
         return float(max(onset, t[0]))
+
+    def _platform_share(self, signals: Signals, first: int, last: int, smooth: np.ndarray,
+                        n: int, old: float, new: float) -> np.ndarray:
+        """What the tared platform adds to the compensated mass from ``first`` to ``last``.
+
+        The platform above the cell is tared at rest, so the cell reads ``P·(s − 1)`` of
+        it where the specific force along the cell is ``s`` g: ``P·(1 − 1/s)`` on the
+        mass, ``P·(1 − 1/s)`` grams low at a steep lean (a 60° hold: ``−P``), as low as a
+        present's fall. ``P`` is fitted with the fall (least squares, the step from
+        ``old`` to ``new`` anywhere in the first ``n`` samples, ``P`` ≥ 0): a fall
+        needs no lean to fit, the lean's dip then fits ``P``."""
+        if signals.scale is None:
+            return np.zeros(len(smooth))
+        width = _samples_in(signals.t, self.config.smoothing_s) | 1
+        share = _running_mean(1.0 - 1.0 / signals.scale[first:last + 1], width)
+        valid = ~np.isnan(smooth[:n])
+        x = np.where(valid, share[:n], 0.0)
+        across = (x ** 2).sum()
+        if across < 1e-6:
+            return np.zeros(len(smooth))
+        to_old = np.where(valid, smooth[:n] - old, 0.0)
+        to_new = np.where(valid, smooth[:n] - new, 0.0)
+
+        def before(values: np.ndarray) -> np.ndarray:  # sums over [0, k), k = 0..n
+            return np.concatenate([[0.0], np.cumsum(values)])
+
+        def after(values: np.ndarray) -> np.ndarray:  # sums over [k, n)
+            return np.concatenate([np.cumsum(values[::-1])[::-1], [0.0]])
+
+        along = before(to_old * x) + after(to_new * x)
+        fitted = np.maximum(along, 0.0) / across
+        cost = before(to_old ** 2) + after(to_new ** 2) - fitted * along
+        return float(fitted[int(np.argmin(cost))]) * share
 
     def _smoothed_mass(self, signals: Signals, first: int, last: int) -> np.ndarray:
         mass = signals.mass[first:last + 1].copy()
@@ -852,6 +1048,20 @@ def _best_step(values: np.ndarray, old: float, new: float) -> int:
     before = np.concatenate([[0.0], np.cumsum(to_old)])  # cost of samples [0, k) at old
     after = np.concatenate([np.cumsum(to_new[::-1])[::-1], [0.0]])  # [k, n) at new
     return int(min(np.argmin(before + after), len(values) - 1))
+
+
+def _half_means(values: np.ndarray, half: int) -> tuple[np.ndarray, np.ndarray]:
+    """At every index, the mean of the ``half + 1`` values ending there and of the
+    ``half + 1`` starting there, NaNs left out (NaN where a side has none)."""
+    valid = ~np.isnan(values)
+    sums = np.concatenate([[0.0], np.cumsum(np.where(valid, values, 0.0))])
+    counts = np.concatenate([[0], np.cumsum(valid)])
+    index = np.arange(len(values))
+    low, high = np.maximum(index - half, 0), np.minimum(index + half + 1, len(values))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        before = (sums[index + 1] - sums[low]) / (counts[index + 1] - counts[low])
+        after = (sums[high] - sums[index]) / (counts[high] - counts[index])
+    return before, after
 
 
 def _nan_median(values: np.ndarray, default: float) -> float:
@@ -1087,11 +1297,20 @@ class LiveEventDetector:
 
         Lifts and landings alternate: a second lift before a landing is the same
         flight seen from another window (whose resting noise cut its start elsewhere).
+        A load (or drop) soon after the last mass event, of its kind, that leaves the
+        mass it left is that one: a change leaves a mass an event apart, and a hand
+        letting go within ``hand_hold_s`` may be placed at either of its steps.
         """
+        config = self.config
         flights = [old.event for old in self._recent if old.event in ("lift", "land")]
         if event.event in ("lift", "land") and flights and flights[-1] == event.event:
             return True
-        return any(old.event == event.event and abs(old.t - event.t) < self.config.live_duplicate_s
+        masses = [old for old in self._recent if old.event in ("load", "drop")]
+        if (event.event in ("load", "drop") and masses and masses[-1].event == event.event
+                and abs(masses[-1].t - event.t) < config.hand_hold_s
+                and abs(masses[-1].mass_g - event.mass_g) < config.min_mass_change_g / 2):
+            return True
+        return any(old.event == event.event and abs(old.t - event.t) < config.live_duplicate_s
                    for old in self._recent)
 
     def _detect(self, stream: Samples, horizon: float
@@ -1194,7 +1413,8 @@ class LiveEventDetector:
             return 0, 0.0
         anchor = self._anchor
         if anchor is None:  # no settled level yet: as the whole-stream detector does
-            carried = max(0.0, levels[0].mass) if self._from_start else self._last_mass()
+            carried = (self.detector.start_mass(signals, levels) if self._from_start
+                       else self._last_mass())
             return 0, carried
         t = signals.t
         inside = [index for index, level in enumerate(levels)

@@ -99,6 +99,14 @@ def test_too_few_samples_give_no_events() -> None:
     assert detect_events(still_stream(0.05, lambda t: t * 0)) == []
 
 
+def test_a_few_rows_at_200_hz_are_read_without_failing() -> None:
+    # ten rows span less than the ringing filter's 0.05 s (11 rows at 200 Hz)
+    t = np.arange(10) / 200.0
+    rows = Samples(t, np.zeros(10), np.zeros(10), np.zeros(10), np.full(10, GRAVITY),
+                   np.zeros(10), np.zeros(10), np.zeros(10))
+    assert detect_events(rows) == []
+
+
 def test_event_json_matches_the_contract() -> None:
     event = DroneEvent(3.41234, "load", 12.0888)
     assert event.to_json() == {"t": 3.412, "event": "load", "mass_g": 12.1}
@@ -186,6 +194,92 @@ def test_a_fall_after_a_load_is_still_a_drop() -> None:
     events = detect_events(still_stream(5.0, force))
     assert kinds(events) == ["load", "drop"]
     assert [round(event.mass_g) for event in events] == [25, 15]
+
+
+def test_a_hand_keeping_part_of_the_weight_is_one_load_when_it_lets_go() -> None:
+    def force(t):  # 8 g of a 12 g present stand for 0.9 s, then the hand gives the rest
+        return np.clip((t - 1.0) / 0.1, 0.0, 1.0) * 8.0 + np.clip((t - 1.9) / 0.1, 0.0, 1.0) * 4.0
+
+    events = detect_events(still_stream(4.0, force))
+    assert kinds(events) == ["load"]
+    assert events[0].t == pytest.approx(2.0, abs=0.1)
+    assert events[0].mass_g == pytest.approx(12.0, abs=0.1)
+
+
+def test_a_hand_keeping_a_few_tenths_of_a_gram_is_still_let_go_late() -> None:
+    def force(t):  # within the level's band: only the step up says when the hand let go
+        return np.clip((t - 1.0) / 0.1, 0.0, 1.0) * 9.6 + np.where(t > 1.9, 0.4, 0.0)
+
+    events = detect_events(still_stream(4.0, force))
+    assert kinds(events) == ["load"]
+    assert events[0].t == pytest.approx(1.9, abs=0.1)
+
+
+def test_a_cell_settling_from_power_up_adds_nothing_to_the_masses() -> None:
+    def force(t):  # the first 1.5 s read 0.5 g high, as an HX711 just powered up does
+        return np.where(t < 1.5, 0.5, 0.0) + np.where(t > 3.0, 10.0, 0.0)
+
+    events = detect_events(still_stream(5.0, force))
+    assert kinds(events) == ["load"]
+    assert events[0].mass_g == pytest.approx(10.0, abs=0.1)
+
+
+def flight_stream(force_after, platform_g: float = 0.0, lean_deg: float = 0.0,
+                  grasp_s: float = 0.0, mass=lambda t: 20.0 + 0 * t, seed: int = 0) -> Samples:
+    """A 20 g stack lifted at 2 s (after a hand holds it on the table for ``grasp_s``,
+    turning it 4 °/s), carried (held at ``lean_deg`` from 3 to 5.5 s), set down with a
+    jolt at 7 s; ``mass(t)`` carried, ``force_after(t)`` added after the set-down. The
+    cell reads ``platform_g · (s − 1) + mass · s`` (a tared platform above it)."""
+    base = still_stream(10.0, lambda t: 0 * t, seed)
+    t = base.t
+    rng = np.random.default_rng(seed + 1)
+    lift, land = 2.0 + grasp_s, 7.0
+    grasping = (t >= 2.0) & (t < lift)
+    up = 2.5 * (np.clip((t - lift) / 0.15, 0, 1) - np.clip((t - lift - 0.3) / 0.15, 0, 1)
+                - np.clip((t - land + 0.6) / 0.15, 0, 1) + np.clip((t - land + 0.3) / 0.15, 0, 1))
+    flying = (t >= lift) & (t < land)
+    lean = np.radians(lean_deg) * np.clip(np.minimum(t - 3.0, 5.5 - t) / 0.3, 0, 1)
+    lean = lean + np.radians(4.0) * flying * np.sin(2 * np.pi * 0.7 * (t - lift))
+    tremor = flying * rng.normal(0, 0.3, len(t))
+    jolt = np.where((t >= land) & (t < land + 0.05), 25.0 * np.cos(60 * (t - land)), 0.0)
+    vertical = GRAVITY + up + tremor + jolt
+    s = vertical * np.cos(lean) / GRAVITY
+    force = platform_g * (s - 1) + mass(t) * s + np.where(t > land, force_after(t), 0.0)
+    turn = np.degrees(np.gradient(lean, t)) + 4.0 * grasping * np.sign(np.sin(20 * t))
+    return Samples(t, force + base.force_g, base.ax + vertical * np.sin(lean), base.ay,
+                   base.az - GRAVITY + vertical * np.cos(lean), base.gx + turn,
+                   base.gy + 8.0 * flying * np.sin(2 * np.pi * 1.3 * t), base.gz)
+
+
+def test_the_flight_helper_is_one_lift_and_landing() -> None:
+    events = detect_events(flight_stream(lambda t: 0 * t))
+    assert kinds(events) == ["lift", "land"]
+    assert events[0].t == pytest.approx(2.0, abs=0.1)
+    assert events[1].t == pytest.approx(7.0, abs=0.1)
+
+
+def test_a_lift_is_where_the_drone_rises_not_where_the_hand_took_hold() -> None:
+    events = detect_events(flight_stream(lambda t: 0 * t, grasp_s=0.6))
+    assert kinds(events) == ["lift", "land"]
+    assert events[0].t == pytest.approx(2.6, abs=0.1)
+
+
+def test_a_hand_left_on_the_edge_after_the_set_down_is_no_load_nor_drop() -> None:
+    def hand(t):  # 6 g from 0.1 s after the jolt, for 0.9 s: too still for the IMU
+        return np.where((t > 7.1) & (t < 8.0), 6.0, 0.0)
+
+    assert kinds(detect_events(flight_stream(hand))) == ["lift", "land"]
+
+
+def test_a_drop_in_a_steep_hold_with_a_tared_platform_is_found_where_it_fell() -> None:
+    # held at 60° from 3 to 5.5 s: the 10 g platform reads the 20 g stack 10 g low
+    # there, as low as it reads once 10 g fell at 6.2 s
+    samples = flight_stream(lambda t: 0 * t, platform_g=10.0, lean_deg=60.0,
+                            mass=lambda t: np.where(t < 6.2, 20.0, 10.0))
+    events = detect_events(samples)
+    assert kinds(events) == ["lift", "drop", "land"]
+    assert events[1].t == pytest.approx(6.2, abs=0.15)
+    assert events[1].mass_g == pytest.approx(10.0, abs=0.3)
 
 
 # -- the live detector: incremental, bounded, as the whole-file detector -------------------
