@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -285,11 +286,13 @@ def test_a_camera_game_goes_on_through_a_full_disk_and_a_held_database(
     with runner.start(plan, station) as running:
         assert running.wait(timeout=120), running
     assert scores(station) == script["final_scores"]
-    assert flags == [
-        "the camera's frames stopped: the disk is full: nothing it sees can be stored until "
-        "there is room; retrying in 0.05 s",
-        "the camera's frames stopped: the database is locked by another program: waiting for "
-        "it; retrying in 0.05 s"]
+    assert flags[0] == ("the camera's frames stopped: the disk is full: nothing it sees can "
+                        "be stored until there is room; retrying in 0.05 s")
+    # the wait doubles when the second fault comes within HEALTHY_S of the restart: how soon
+    # the two writes between them are made is the machine's, not the station's
+    assert len(flags) == 2 and re.fullmatch(
+        r"the camera's frames stopped: the database is locked by another program: waiting "
+        r"for it; retrying in 0\.(05|1) s", flags[1]), flags
     assert station.snapshot("t1")["sources"] == []
 
 
