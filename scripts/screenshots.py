@@ -52,9 +52,11 @@ def serve(data: Path) -> tuple[str, object]:
     listener.listen(64)
     server = uvicorn.Server(uvicorn.Config(create_app(build_services(settings)),
                                            log_level="warning"))
-    threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True).start()
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
     while not server.started:
         time.sleep(0.02)
+    server.thread = thread  # type: ignore[attr-defined]  # joined at the end (main)
     return f"http://127.0.0.1:{listener.getsockname()[1]}", server
 
 
@@ -155,6 +157,9 @@ def main() -> None:
         for path in shoot(url, arguments.out):
             print(f"{path}: {path.stat().st_size // 1024} KB")
         server.should_exit = True  # type: ignore[attr-defined]
+        # its shutdown (the lifespan's threads) must end before the interpreter does, which
+        # shuts the threads' executor: "cannot schedule new futures after shutdown"
+        server.thread.join(timeout=60)  # type: ignore[attr-defined]
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ acting player's hints on and off (Debian's chromium, driven by Playwright)."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterator
 
 import httpx
@@ -23,12 +24,18 @@ WAIT_MS = 60_000  # the first answer waits for the worker process to start
 @pytest.fixture
 def advised_server(settings: Settings) -> Iterator[str]:
     """The dashboard with win chances on (a real worker process), served in a thread."""
-    # a fixed work per position, enough for a credible Small Warehouse estimate (the best of
-    # eight moves played out about 50 times: its interval under station.advice.CREDIBLE_WIDTH)
+    # a fixed work per position, enough for a credible Small Warehouse estimate (200 playouts
+    # from the position itself: its interval under station.advice.CREDIBLE_WIDTH)
     advised = dataclasses.replace(settings, advice=AdviceSettings(seconds=0.2,
                                                                   max_playouts=400))
     with served(build_services(advised)) as url:
         yield url
+
+
+def js_round(value: float) -> int:
+    """``Math.round`` as the page rounds: a half goes up (Python's ``round`` goes to the even
+    neighbour: 60.5 is 60 here, 61 on the page)."""
+    return math.floor(value + 0.5)
 
 
 def bar(page) -> dict[str, str]:
@@ -64,7 +71,7 @@ def test_the_bar_follows_each_action_and_hints_switch_on_and_off(advised_server:
         assert advice["chances_hidden"] is None, advice["chances_hidden"]
         assert list(bar(page)) == ["Ana", "Ben"]
         assert sum(int(text.split()[0]) for text in bar(page).values()) in (99, 100, 101)
-        assert bar(page) == {line["player"]: f"{round(line['chance'] * 100)} %"
+        assert bar(page) == {line["player"]: f"{js_round(line['chance'] * 100)} %"
                              for line in advice["win_chances"]}
         # each chance with its 95 % interval, narrower than the threshold
         ranges = page.locator("#win-chances .chance-range").all_inner_texts()
