@@ -93,7 +93,7 @@ class Advice:
         studied with 32 playouts said "100 %" and was won two times in three). Nor the
         candidates' rates pooled: a candidate is one of the eight best moves by the one-move
         heuristic, better than the rollout policy plays, so their pooled rate overrates the
-        player to act (shown at 70-80 %, won 40 %: docs/advisor.md, "Calibration")."""
+        player to act (Small Warehouse: shown at 70-80 %, won 60 %: docs/advisor.md)."""
         return self.position.win_chances
     def to_json(self, players: list[str], top: int = TOP_ACTIONS) -> dict[str, Any]:
         def chances(candidate: Candidate) -> dict[str, float] | None:
