@@ -22,7 +22,7 @@ ones only — (the favoured player's chance in 10-point bins: positions, mean ch
 often the favoured player won), and the median CPU time (``time.process_time``: one core,
 fair on a shared machine) and playouts to the first shown estimate, in seconds and in
 reference units (``benchmarks/reference.py``, timed in the same run), beside the station's
-advice budget for the game (``station.config.advice_seconds``). ``--cpu-minutes`` caps each
+advice budget for the game (``GameRecord.advice_seconds``). ``--cpu-minutes`` caps each
 game's CPU time: a game that runs out says how many positions it got through.
 """
 
@@ -31,18 +31,23 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from reference import reference_line, reference_seconds
+# the checkout, not this folder, first: benchmarks/vision.py would stand for the vision
+# package that station.games imports
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
-from rules import State, get_game
-from rules.advice.greedy import rollout_policy
-from rules.advice.knowledge import reveal_pending
-from rules.advice.lookahead import Advisor, Candidate
-from rules.playout import random_step
-from station.advice import CREDIBLE_WIDTH, credible_chances, moves_made
-from station.config import advice_seconds
+from benchmarks.reference import reference_line, reference_seconds  # noqa: E402
+from rules import State, get_game  # noqa: E402
+from rules.advice.greedy import rollout_policy  # noqa: E402
+from rules.advice.knowledge import reveal_pending  # noqa: E402
+from rules.advice.lookahead import Advisor, Candidate  # noqa: E402
+from rules.playout import random_step  # noqa: E402
+from station.advice import CREDIBLE_WIDTH, credible_chances, moves_made  # noqa: E402
+from station.games import game_record  # noqa: E402
 
 GAMES = ("small-warehouse", "pick-n-packers", "moving-day", "removal")
 MAX_STEPS = 5_000
@@ -169,7 +174,8 @@ def report(result: Calibration, reference: float, most: int) -> None:
         return
     print(" the shown ones:")
     table(result.shown)
-    seconds, budget = statistics.median(result.seconds), advice_seconds(result.game)
+    seconds = statistics.median(result.seconds)
+    budget = game_record(result.game).advice_seconds  # type: ignore[union-attr]
     print(f"  median to a shown estimate: {seconds:.3f} s CPU ({seconds / reference:.1f} ref), "
           f"{statistics.median(result.playouts):.0f} playouts; the station's budget: "
           f"{budget:g} s ({budget / reference:.1f} ref)")

@@ -34,8 +34,9 @@ MAX_SECONDS = 600.0
 BUDGET_SHARE = 0.95  # of the budget for the search; the rest reads the game and answers
 
 #: A win chance is shown only when every player's 95 % interval (Wilson's, from the playouts
-#: from the position itself behind it) is at most this wide: 0.30 is "63 %, give or take 15 points"
-#: at worst, about 40 playouts at an even chance (docs/advisor.md, "When a chance is shown").
+#: from the position itself behind it) is at most this wide: 0.30 is "63 %, give or take 15
+#: points" at worst, about 40 playouts at an even chance (docs/advisor.md, "When a chance is
+#: shown").
 CREDIBLE_WIDTH = ADVICE_CREDIBLE_WIDTH
 Z_95 = 1.959964  # the normal quantile of a two-sided 95 % interval
 
@@ -78,7 +79,7 @@ def credible_chances(answer: Mapping[str, Any], moves: int,
     """
     chances = answer.get("win_chances") or {}
     # the chances rest on the playouts from the position itself (rules.advice.lookahead)
-    behind = int(answer.get("position_playouts", answer.get("playouts", 0)))
+    behind = int(answer.get("position_playouts", 0))
     intervals = {name: [round(bound, 4) for bound in wilson_interval(chance, behind)]
                  for name, chance in chances.items()}
     widest = max((high - low for low, high in intervals.values()), default=1.0)

@@ -28,12 +28,9 @@ __all__ = ["TOKEN_FILE", "AdviceSettings", "Settings", "TokenCheck", "default_da
 DATABASE_FILE = "packref.sqlite3"
 #: Every player's chance to win, on the table and projector pages (``serve --win-chances``).
 WIN_CHANCES = True
-#: The advisor's time budget per position, in seconds, unless ``serve --advice-seconds``
-#: sets one for every game: a game's own where its playouts are slow (about 50 from the
-#: position itself make a chance sure enough to show, docs/advisor.md "Calibration"; a
-#: Moving Day or Removal playout costs several times a Small Warehouse one).
+#: The advisor's time budget per position, in seconds, of a game that sets none of its own
+#: (``GameRecord.advice_seconds``), unless ``serve --advice-seconds`` sets one for every game.
 ADVICE_SECONDS = 0.5
-ADVICE_SECONDS_BY_GAME = {"small-warehouse": 1.0, "moving-day": 2.0, "removal": 2.0}
 #: The advice seconds a station accepts (a position waits at most the most).
 MIN_ADVICE_SECONDS, MAX_ADVICE_SECONDS = 0.05, 10.0
 #: Worker processes for advice: one, so the live loop keeps the other core.
@@ -43,15 +40,6 @@ ADVICE_MIN_PLAYOUTS = 8
 #: A win chance is shown only when every player's 95 % interval is at most this wide, and
 #: not before the first move (station.advice.credible_chances; docs/advisor.md).
 ADVICE_CREDIBLE_WIDTH = 0.30
-
-
-def advice_seconds(game_name: str) -> float:
-    """A game's own advice budget per position (``ADVICE_SECONDS_BY_GAME``).
-
-    >>> advice_seconds("removal"), advice_seconds("pick-n-packers")
-    (2.0, 0.5)
-    """
-    return ADVICE_SECONDS_BY_GAME.get(game_name, ADVICE_SECONDS)
 
 
 def default_data_dir() -> Path:
@@ -68,7 +56,7 @@ class AdviceSettings:
     show win chances, and the time budget of each position's search."""
 
     win_chances: bool = WIN_CHANCES
-    seconds: float | None = None  # None: each game's own (advice_seconds)
+    seconds: float | None = None  # None: each game's own (GameRecord.advice_seconds)
     workers: int = ADVICE_WORKERS
     min_playouts: int = ADVICE_MIN_PLAYOUTS
     # A fixed amount of work per position instead of the clock's (None: the clock decides):
@@ -77,10 +65,6 @@ class AdviceSettings:
     # How sure a shown chance must be (see ADVICE_CREDIBLE_WIDTH); None shows every estimate,
     # even before the first move (the advisor's plumbing tests, a look at the raw numbers).
     credible_width: float | None = ADVICE_CREDIBLE_WIDTH
-
-    def seconds_for(self, game_name: str) -> float:
-        """The budget of one position of ``game_name``: the one set, else the game's own."""
-        return advice_seconds(game_name) if self.seconds is None else self.seconds
 
     def __post_init__(self) -> None:
         if self.seconds is not None and not (

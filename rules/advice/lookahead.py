@@ -95,6 +95,7 @@ class Advice:
         heuristic, better than the rollout policy plays, so their pooled rate overrates the
         player to act (Small Warehouse: shown at 70-80 %, won 60 %: docs/advisor.md)."""
         return self.position.win_chances
+
     def to_json(self, players: list[str], top: int = TOP_ACTIONS) -> dict[str, Any]:
         def chances(candidate: Candidate) -> dict[str, float] | None:
             if not candidate.playouts:  # unknown, not zero

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from rules import Action, State
 from station.catalogue.wiring import CatalogueWiring, Lesson
+from station.config import ADVICE_SECONDS
 from station.games.camera import CameraLayout
 from station.jsonin import Node
 
@@ -221,7 +222,10 @@ class GameRecord:
     :func:`station.games.views.flagged_cells`); ``tapping(state, action)``: how the
     table page's board entry offers a legal action (None: the game has no board entry,
     the referee's list of legal actions is the way); ``reveal_picture(state, action)``: a
-    reveal's component drawn for the picker (None: the picker's words only).
+    reveal's component drawn for the picker (None: the picker's words only);
+    ``advice_seconds``: the win-chances worker's budget a position unless the station sets
+    one for every game (``serve --advice-seconds``): about 50 playouts from the position
+    make a chance sure enough to show (docs/advisor.md, "Calibration").
     """
 
     name: str
@@ -248,3 +252,4 @@ class GameRecord:
     named_cells: Cells | None = None
     tapping: Tapping | None = None
     reveal_picture: Pictured | None = None
+    advice_seconds: float = ADVICE_SECONDS

@@ -37,7 +37,7 @@ from typing import Any
 
 from rules.advice.knowledge import public_document
 from station.advice import advise_state, credible_chances, moves_made, warm_up
-from station.config import AdviceSettings
+from station.config import ADVICE_SECONDS, AdviceSettings
 from station.games import describe_action, game_record
 from station.live.station import Station
 from station.live.table import LiveTable
@@ -196,6 +196,13 @@ class LiveAdvisor:
         return (game is not None and game_record(game.game.name) is not None
                 and (self.settings.win_chances or hints))
 
+    def _seconds(self, game: Any) -> float:
+        """A position's budget: the station's, else the game's own."""
+        if self.settings.seconds is not None:
+            return self.settings.seconds
+        record = game_record(game.game.name)
+        return ADVICE_SECONDS if record is None else record.advice_seconds
+
     def _submit(self, live: LiveTable, position: Position | None, hints: bool) -> None:
         """Hand the position to a worker (``self._lock`` held)."""
         if position is None or not self._wanted(live, hints):
@@ -206,8 +213,7 @@ class LiveAdvisor:
         if self._executor is None:
             self._executor = worker_pool(self.settings.workers)
         try:
-            future = self._executor.submit(advise_state, document,
-                                           self.settings.seconds_for(current.game.name),
+            future = self._executor.submit(advise_state, document, self._seconds(current),
                                            SEARCH_SEED, None, True, self.settings.min_playouts,
                                            self.settings.max_playouts)
         except RuntimeError as error:  # a broken pool (a worker died): a new one next time

@@ -23,4 +23,5 @@ RECORD = GameRecord(
     camera=CameraWiring(roles=roles, reader=VehicleReader, lay=lay, seen=("vehicles",),
                         entries=entries),
     mats=mats, sticker_size="cell", tagged=("boxes",), tag_order=20,
-    catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS)
+    catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS,
+    advice_seconds=2.0)  # a playout: tens of ms (its vehicles' placements)

@@ -27,4 +27,5 @@ RECORD = GameRecord(
     mats=mats, sticker_size="truck", tagged=("items", "boxes"), tag_order=10, tag_backs=True,
     catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS, ranked_placements=removal_document,
     command=GameCommand(order=ORDER, add=add_commands), named_cells=named_cells,
-    tapping=tapping, reveal_picture=reveal_picture)
+    tapping=tapping, reveal_picture=reveal_picture,
+    advice_seconds=2.0)  # a playout: tens of ms (its trucks' placements)

@@ -24,4 +24,5 @@ RECORD = GameRecord(
     camera=CameraWiring(roles=roles, reader=WarehouseReader, lay=lay,
                         seen=("warehouses",), entries=entries, reads_unknown=True),
     mats=mats, catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS,
-    ranked_placements=small_warehouse_document, tapping=tapping, reveal_picture=reveal_picture)
+    ranked_placements=small_warehouse_document, tapping=tapping, reveal_picture=reveal_picture,
+    advice_seconds=1.0)
