@@ -2,7 +2,7 @@
 time to a shown estimate on one core.
 
 Run: .venv/bin/python benchmarks/advisor_calibration.py [--positions 500] [--per-game 5]
-     [--only GAME] [--max-playouts N] [--cpu-minutes 3.7]
+     [--only GAME] [--max-playouts N] [--cpu-minutes 3.7] [--first-seed 0]
 
 For each game (at its smallest player count, at least two), ``--positions`` positions are
 made on the fly, ``--per-game`` of them from each simulated game: a seeded game played by
@@ -24,6 +24,8 @@ fair on a shared machine) and playouts to the first shown estimate, in seconds a
 reference units (``benchmarks/reference.py``, timed in the same run), beside the station's
 advice budget for the game (``GameRecord.advice_seconds``). ``--cpu-minutes`` caps each
 game's CPU time: a game that runs out says how many positions it got through.
+``--first-seed``: the simulated games' first seed (0; another gives positions the
+estimator was never looked at on, e.g. 100000).
 """
 
 from __future__ import annotations
@@ -127,10 +129,10 @@ def played_on(game_name: str, state: State, seed: int) -> State:
 
 
 def calibrate(game_name: str, positions: int, per_game: int, most: int,
-              cpu_minutes: float) -> Calibration:
+              cpu_minutes: float, first_seed: int = 0) -> Calibration:
     result = Calibration(game_name)
     began = time.process_time()
-    seed = 0
+    seed = first_seed
     while result.tried < positions and time.process_time() - began < cpu_minutes * 60:
         for state in random_positions(game_name, seed, per_game)[:positions - result.tried]:
             if time.process_time() - began >= cpu_minutes * 60:
@@ -189,6 +191,8 @@ def main() -> None:
     parser.add_argument("--only", choices=GAMES)
     parser.add_argument("--max-playouts", type=int, help="one cap for every game")
     parser.add_argument("--cpu-minutes", type=float, default=3.7, help="at most, per game")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="the first simulated game's seed")
     arguments = parser.parse_args()
     print(reference_line())
     reference = reference_seconds()
@@ -196,7 +200,7 @@ def main() -> None:
     for game_name in [arguments.only] if arguments.only else GAMES:
         most = arguments.max_playouts or PLAYOUT_CAPS[game_name]
         report(calibrate(game_name, arguments.positions, arguments.per_game, most,
-                         arguments.cpu_minutes), reference, most)
+                         arguments.cpu_minutes, arguments.first_seed), reference, most)
     print(f"\nran {time.process_time() - cpu:.0f} s CPU, "
           f"{time.perf_counter() - started:.0f} s wall")
 
