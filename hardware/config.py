@@ -80,11 +80,17 @@ class DetectorConfig:
     fault_clear_s: float = 0.5  # a faulty sensor must read plausibly this long to be cleared
 
     # Live detection (LiveEventDetector): a window of the stream, re-zeroed at a settled level.
+    # an event is certain this long after it: past hand_rest_s, so that a level a load began
+    # is told from a hand resting on the new present by the smaller level after it
+    live_settle_s: float = 2.5
     live_anchor_margin_s: float = 2.0  # a level settles this long before the settled horizon
     live_context_s: float = 1.0  # kept before the settled level (filters, walk-backs, ramps)
     live_level_keep_s: float = 5.0  # of a long settled level, at most this much is kept
     live_min_window_s: float = 10.0  # the window never holds less of the stream
     live_max_window_s: float = 60.0  # nor more (then the window re-zeroes at its first level)
+    live_reference_rest_s: float = 1.0  # rest outside flights a window measures its zero on
     live_duplicate_s: float = 0.1  # an event this close to a reported one of its type is it
     live_standing_s: float = 0.2  # a steady level this long after a landing makes it certain
+    live_level_margin_s: float = 0.1  # a level's end, the settled horizon: certain this before
+    live_touch_margin_s: float = 0.25  # a touch's end is certain only this much before it
     live_standing_margin_s: float = 0.2  # ...but no closer than this to the newest sample

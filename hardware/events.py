@@ -67,6 +67,18 @@ class Level:
     mass: float
 
 
+@dataclass(frozen=True)
+class RestReference:
+    """How the platform reads at rest: the zero every motion and tilt is measured from."""
+
+    gyro_bias: np.ndarray  # (3,) dps, the gyro's reading at rest
+    norm: float  # |a| at rest, m/s²
+    up: np.ndarray  # (3,) unit vector of the specific force at rest
+    az: float  # the accelerometer's z at rest, m/s²
+    accel_sigma: float  # the sensors' own noise at rest: |a|, m/s²...
+    gyro_sigma: float  # ...and |ω|, dps
+
+
 @dataclass
 class Signals:
     """The cleaned-up streams the detector works on."""
@@ -161,16 +173,16 @@ class EventDetector:
             return None
         t = samples.t
         imu = self._imu(samples)
-        rest, accel_dev = imu["rest"], imu["accel_dev"]
-        az, az_rest = imu["accel"][2], float(np.median(imu["accel"][2][rest]))
+        reference: RestReference = imu["reference"]
+        accel_dev = imu["accel_dev"]
+        az, az_rest = imu["accel"][2], reference.az
         force = _running_median(samples.force_g, _odd_width(t, config.spike_filter_s))
         moving, disturbed = imu["moving"], imu["disturbed"]
         lag = self._lag(t, force, az, az_rest, moving & ~disturbed & ~faulty)
         az_then = np.interp(t - lag, t, az)
         # Where the platform is at rest, or moves less than the accelerometer's noise,
         # compensating would only add that noise to the mass.
-        quiet = imu["quiet"]
-        accel_sigma = _sigma(accel_dev[quiet])
+        accel_sigma = reference.accel_sigma
         change = az_then - az_rest
         az_then = az_rest + np.sign(change) * np.maximum(np.abs(change) - 3 * accel_sigma, 0.0)
         # ...except where the platform leans, still or not: a held, tilted drone's cell
@@ -181,8 +193,8 @@ class EventDetector:
         scale = np.maximum(az_then, 0.3 * az_rest) / az_rest
         mass = force / scale
         return Signals(t - lag, accel_dev, imu["jolt"], imu["gyro"], accel_sigma,
-                       _sigma(imu["gyro"][quiet]), moving, disturbed, mass, lag,
-                       imu["accel"], imu["up"], imu["resting_norm"], faulty,
+                       reference.gyro_sigma, moving, disturbed, mass, lag,
+                       imu["accel"], reference.up, reference.norm, faulty,
                        [(start - lag, end - lag) for start, end in spans],
                        _conversions_per_s(t, samples.force_g) < config.slow_cell_sps,
                        np.vstack([samples.ax, samples.ay, samples.az]), scale)
@@ -197,25 +209,48 @@ class EventDetector:
         gyro = np.vstack([_running_median(axis, width) for axis in (samples.gx, samples.gy,
                                                                     samples.gz)])
         norm = np.sqrt((accel ** 2).sum(axis=0))
-        rough_rest = np.abs(norm - np.median(norm)) < config.moving_accel
-        gyro = gyro - np.median(gyro[:, rough_rest], axis=1, keepdims=True)
-        gyro_norm = np.sqrt((gyro ** 2).sum(axis=0))
-        rest = rough_rest & (gyro_norm < config.moving_gyro)
-        if _seconds_of(t, rest) < config.min_rest_s:
-            rest = np.ones_like(rest)
-        resting_norm = float(np.median(norm[rest]))
-        accel_dev = np.abs(norm - resting_norm)
-        up = np.median(accel[:, rest], axis=1)
-        up = up / max(float(np.linalg.norm(up)), 1e-9)
+        reference = self.rest_reference(t, accel, gyro, norm)
+        gyro_norm = np.sqrt(((gyro - reference.gyro_bias[:, None]) ** 2).sum(axis=0))
+        accel_dev = np.abs(norm - reference.norm)
         raw_norm = np.sqrt(samples.ax ** 2 + samples.ay ** 2 + samples.az ** 2)
         turning = (accel_dev > config.moving_accel) | (gyro_norm > config.moving_gyro)
         ringing = self._ringing(t, raw_norm)
-        return {"accel": accel, "gyro": gyro_norm, "rest": rest, "accel_dev": accel_dev,
-                "quiet": self._quiet(t, rest, gyro_norm),
-                "up": up, "resting_norm": resting_norm,
-                "jolt": np.abs(raw_norm - resting_norm),
+        return {"accel": accel, "gyro": gyro_norm, "accel_dev": accel_dev,
+                "reference": reference, "jolt": np.abs(raw_norm - reference.norm),
                 "moving": _close_gaps(t, turning, config.motion_gap_s),
                 "disturbed": _dilate(t, ringing, config.disturbed_guard_s)}
+
+    def rest_reference(self, t: np.ndarray, accel: np.ndarray, gyro: np.ndarray,
+                       norm: np.ndarray) -> RestReference:
+        """The stream's resting reference, from where it rests (:meth:`measure_rest`)."""
+        return self.measure_rest(t, accel, gyro, norm)[0]
+
+    def measure_rest(self, t: np.ndarray, accel: np.ndarray, gyro: np.ndarray,
+                     norm: np.ndarray, excluded: np.ndarray | None = None
+                     ) -> tuple[RestReference, float]:
+        """The resting reference measured where the platform rests (outside ``excluded``),
+        and how many seconds of rest it was measured on. With less rest than
+        ``min_rest_s``, the whole stream is the reference."""
+        config = self.config
+        rough_rest = np.abs(norm - np.median(norm)) < config.moving_accel
+        bias = np.median(gyro[:, rough_rest], axis=1)
+        gyro_norm = np.sqrt(((gyro - bias[:, None]) ** 2).sum(axis=0))
+        rest = rough_rest & (gyro_norm < config.moving_gyro)
+        if excluded is not None:
+            rest &= ~excluded
+        seconds = _seconds_of(t, rest)
+        if seconds < config.min_rest_s:
+            rest = np.ones_like(rest)
+        resting_norm = float(np.median(norm[rest]))
+        up = np.median(accel[:, rest], axis=1)
+        quiet = self._quiet(t, rest, gyro_norm)
+        reference = RestReference(
+            gyro_bias=bias, norm=resting_norm,
+            up=up / max(float(np.linalg.norm(up)), 1e-9),
+            az=float(np.median(accel[2][rest])),
+            accel_sigma=_sigma(np.abs(norm - resting_norm)[quiet]),
+            gyro_sigma=_sigma(gyro_norm[quiet]))
+        return reference, seconds
 
     def _quiet(self, t: np.ndarray, rest: np.ndarray, gyro: np.ndarray) -> np.ndarray:
         """The calmer half of the rest, where the sensors' own noise is measured.
@@ -1150,6 +1185,27 @@ class _WindowDetector(EventDetector):
         self._scored_s = 0.0  # seconds of motion in the committed scores
         self._scored_until = -np.inf
         self._pending: tuple[dict[float, float], float] = ({}, 0.0)
+        self.airborne: list[tuple[float, float]] = []  # flights reported: (lift, land) times
+        self._reference: RestReference | None = None  # the last measured on enough rest
+
+    def rest_reference(self, t: np.ndarray, accel: np.ndarray, gyro: np.ndarray,
+                       norm: np.ndarray) -> RestReference:
+        """Measured on the window's rest outside the flights already reported, when there
+        is ``live_reference_rest_s`` of it; else the last so measured.
+
+        A window inside a long carry holds no table rest at all: the hand's still
+        moments would be taken for rest, its tilt for the vertical and its tremor for
+        the sensors' noise, and the flight split into landings and lifts (the
+        whole-stream detector, its rest mostly the table's, sees one flight)."""
+        excluded = np.zeros(len(t), dtype=bool)
+        for lift, land in self.airborne:
+            excluded |= (t >= lift) & (t <= land)
+        reference, seconds = self.measure_rest(t, accel, gyro, norm, excluded)
+        if seconds >= self.config.live_reference_rest_s or self._reference is None:
+            if seconds >= self.config.live_reference_rest_s:
+                self._reference = reference
+            return reference
+        return self._reference
 
     def _lag(self, t, force, az, az_rest, mask) -> float:
         first = max(0, int(np.searchsorted(t, self._scored_until, side="right")) - 1)
@@ -1177,8 +1233,8 @@ class _WindowDetector(EventDetector):
 class LiveEventDetector:
     """Events of a growing stream, each reported once, when it can no longer change.
 
-    An event is reported once it is ``settle_s`` older than the newest sample,
-    when later samples can no longer move or remove it. The detector keeps only a
+    An event is reported once it is ``settle_s`` (default ``live_settle_s``) older than
+    the newest sample, when later samples can no longer move or remove it. The detector keeps only a
     window of the stream: from a little before the last *settled* level (a steady
     mass that started ``live_anchor_margin_s`` before the settled horizon, every
     event before it already reported) to now, at least ``live_min_window_s`` and
@@ -1199,10 +1255,11 @@ class LiveEventDetector:
             print(event.to_json())
     """
 
-    def __init__(self, config: DetectorConfig | None = None, settle_s: float = 2.0) -> None:
+    def __init__(self, config: DetectorConfig | None = None,
+                 settle_s: float | None = None) -> None:
         self.detector = _WindowDetector(config)
         self.config = self.detector.config
-        self.settle_s = settle_s
+        self.settle_s = self.config.live_settle_s if settle_s is None else settle_s
         self.monitor = FaultMonitor(self.config)
         self._chunks: list[Samples] = []
         self._anchor: _Anchor | None = None
@@ -1259,11 +1316,14 @@ class LiveEventDetector:
         reader holding observations in time order waits for. Before any level, the
         window's first sample. Or, if later, the last standing horizon: the end of the
         drone's steady level after its landing and the touch that followed it
-        (:meth:`_standing_until`), before which everything has been reported."""
+        (:meth:`_standing_until`), before which everything has been reported. The first
+        two are kept ``live_level_margin_s`` clear: the next window may place a load a
+        hair earlier (its walk back to where the mass first stood) and find it inside."""
         if self._level_until is None:
             first = float(self._chunks[0].t[0]) if self._chunks else -np.inf
             return max(min(first, self._settled_until), self._standing_at)
-        return max(min(self._level_until, self._settled_until), self._standing_at)
+        margin = self.config.live_level_margin_s
+        return max(min(self._level_until, self._settled_until) - margin, self._standing_at)
 
     def _settled(self, final: bool) -> list[DroneEvent]:
         if not self._chunks:
@@ -1291,6 +1351,17 @@ class LiveEventDetector:
         self._reported += len(fresh)
         self._trim(stream)
         return fresh
+
+    def _airborne(self) -> list[tuple[float, float]]:
+        """The flights reported, (lift, landing) in stream time; a flight under way ends
+        at +inf."""
+        spans: list[tuple[float, float]] = []
+        for event in self._recent:
+            if event.event == "lift":
+                spans.append((event.t, np.inf))
+            elif event.event == "land" and spans and spans[-1][1] == np.inf:
+                spans[-1] = (spans[-1][0], event.t)
+        return spans
 
     def _seen(self, event: DroneEvent) -> bool:
         """Reported already (maybe placed a hair differently by an earlier window).
@@ -1321,6 +1392,7 @@ class LiveEventDetector:
         detector = self.detector
         detector.horizon = horizon
         detector.from_start = self._from_start
+        detector.airborne = self._airborne()
         signals = detector.signals(stream, self.monitor.windows)
         if signals is None:
             return [], np.inf
@@ -1377,16 +1449,16 @@ class LiveEventDetector:
     def _touched_until(self, signals: Signals, level: Level) -> float:
         """After a steady ``level``: until when nothing can have happened yet.
 
-        A hand placing the next present neither lifts nor drops one (a present falling
-        while a hand touches it is no event), and its load comes once the new mass
-        stands; a lift is no earlier than where the platform first turns
-        ``settled_gyro`` or leans ``carried_tilt_deg`` (:meth:`_grasped_until`). So this
-        runs on from the level's end while the mass does not fall below the level's
-        band and does not yet stand anywhere else (it stays in the band, or still
-        changes: a hand pressing), and the platform neither leans nor turns (a real
-        hand taking hold to lift presses on the drone too); then stops
-        ``steady_window_s`` short of a new mass standing (the load's walk back to where
-        the mass first stood).
+        A hand touching the landed drone neither lifts nor drops a present (a present
+        falling while a hand touches it is no event); a lift is no earlier than where the
+        platform first turns ``settled_gyro`` or leans ``carried_tilt_deg``
+        (:meth:`_grasped_until`). So this runs on from the level's end while the mass
+        stays in the level's band, or leaves it upwards only to come back (a hand
+        pressing and letting go), and the platform neither leans nor turns. A press
+        not yet back in the band may end as a new present (its load is placed at the
+        let-go, anywhere in the press): it stops at the press's start. Then it keeps
+        ``live_touch_margin_s`` clear: the next window may find the turn or the press a
+        little earlier (another lag, another walk back).
         """
         config, t, end = self.config, signals.t, level.end
         detector = self.detector
@@ -1400,11 +1472,11 @@ class LiveEventDetector:
         leaning = detector.tilt(signals, end, len(t) - 1) >= config.carried_tilt_deg
         unmoved = (inside | pressed) & ~turning & ~leaning
         stop = np.flatnonzero(~unmoved)
-        if not len(stop):
-            return float(t[-1])
-        until = float(t[end + int(stop[0]) - 1])
-        if not inside[stop[0]] and mass[stop[0]] > level.mass:  # a new mass stands
-            until -= config.steady_window_s
+        last = int(stop[0]) - 1 if len(stop) else len(mass) - 1  # the last unmoved sample
+        back_inside = np.flatnonzero(inside[:last + 1])
+        if not len(back_inside):
+            return float(t[end])
+        until = float(t[end + int(back_inside[-1])]) - config.live_touch_margin_s
         return max(until, float(t[end]))
 
     def _reference(self, signals: Signals, levels: list[Level]) -> tuple[int, float]:

@@ -65,7 +65,7 @@ class DroneStream:
     """
 
     def __init__(self, port: str, *, calibration: Calibration | None = None,
-                 store: CalibrationStore | None = None, settle_s: float = 2.0,
+                 store: CalibrationStore | None = None, settle_s: float | None = None,
                  chunk_s: float = 0.25, link: DroneLink | None = None,
                  config: DetectorConfig | None = None,
                  monotonic: Callable[[], float] = time.monotonic) -> None:

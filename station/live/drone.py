@@ -138,7 +138,7 @@ class DroneSource:
     def __init__(self, port: str, *, positions: Iterable[dict] = (),
                  buttons: Buttons | None = None, calibration: Calibration | None = None,
                  store: CalibrationStore | None = None, offset: float = 0.0,
-                 settle_s: float = 2.0, quiet_s: float = 0.55, chunk_s: float = 0.1,
+                 settle_s: float | None = None, quiet_s: float = 0.55, chunk_s: float = 0.1,
                  link: DroneLink | None = None, stop: threading.Event | None = None,
                  bridge: ClockBridge | None = None,
                  monotonic: Callable[[], float] = time.monotonic) -> None:
@@ -148,7 +148,7 @@ class DroneSource:
                                   monotonic=monotonic)
         self.buttons = buttons
         self.offset = offset
-        self.settle_s, self.quiet_s = settle_s, quiet_s
+        self.settle_s, self.quiet_s = self.stream.settle_s, quiet_s
         self.stop = stop or threading.Event()
         self.bridge = bridge
         self.monotonic = monotonic
