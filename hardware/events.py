@@ -1453,12 +1453,14 @@ class LiveEventDetector:
         falling while a hand touches it is no event); a lift is no earlier than where the
         platform first turns ``settled_gyro`` or leans ``carried_tilt_deg``
         (:meth:`_grasped_until`). So this runs on from the level's end while the mass
-        stays in the level's band, or leaves it upwards only to come back (a hand
-        pressing and letting go), and the platform neither leans nor turns. A press
-        not yet back in the band may end as a new present (its load is placed at the
-        let-go, anywhere in the press): it stops at the press's start. Then it keeps
-        ``live_touch_margin_s`` clear: the next window may find the turn or the press a
-        little earlier (another lag, another walk back).
+        does not fall below the level's band and does not yet stand anywhere else (it
+        stays in the band, or still changes: a hand pressing), and the platform neither
+        leans nor turns (a real hand taking hold to lift presses on the drone too); then
+        stops ``live_touch_margin_s`` short of that (the next window may find the turn a
+        little earlier: another lag, another zero), and ``steady_window_s`` more short of
+        a new mass standing (the load's walk back to where the mass first stood). A load
+        placed earlier still (a hand letting go slowly) is reported behind the promise:
+        the station hands it on at the promised time, before the lift that follows.
         """
         config, t, end = self.config, signals.t, level.end
         detector = self.detector
@@ -1472,11 +1474,11 @@ class LiveEventDetector:
         leaning = detector.tilt(signals, end, len(t) - 1) >= config.carried_tilt_deg
         unmoved = (inside | pressed) & ~turning & ~leaning
         stop = np.flatnonzero(~unmoved)
-        last = int(stop[0]) - 1 if len(stop) else len(mass) - 1  # the last unmoved sample
-        back_inside = np.flatnonzero(inside[:last + 1])
-        if not len(back_inside):
-            return float(t[end])
-        until = float(t[end + int(back_inside[-1])]) - config.live_touch_margin_s
+        if not len(stop):
+            return float(t[-1])
+        until = float(t[end + int(stop[0]) - 1]) - config.live_touch_margin_s
+        if not inside[stop[0]] and mass[stop[0]] > level.mass:  # a new mass stands
+            until -= config.steady_window_s
         return max(until, float(t[end]))
 
     def _reference(self, signals: Signals, levels: list[Level]) -> tuple[int, float]:
