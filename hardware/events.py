@@ -1201,11 +1201,9 @@ class _WindowDetector(EventDetector):
         for lift, land in self.airborne:
             excluded |= (t >= lift) & (t <= land)
         reference, seconds = self.measure_rest(t, accel, gyro, norm, excluded)
-        if seconds >= self.config.live_reference_rest_s or self._reference is None:
-            if seconds >= self.config.live_reference_rest_s:
-                self._reference = reference
-            return reference
-        return self._reference
+        if seconds >= self.config.live_reference_rest_s:
+            self._reference = reference
+        return reference if self._reference is None else self._reference
 
     def _lag(self, t, force, az, az_rest, mask) -> float:
         first = max(0, int(np.searchsorted(t, self._scored_until, side="right")) - 1)
