@@ -201,6 +201,61 @@ def printed_references(spec: MatSpec) -> dict[str, np.ndarray]:
     return references if spec.kind == "colour" else {".": references["."]}
 
 
+def _lit_looks(colours: np.ndarray, config: ReaderConfig) -> tuple[np.ndarray, np.ndarray]:
+    """``colours`` (K×3) in soft shadows (``config.shade_levels`` of the light) and under
+    thin veils of glare (``config.veil_levels``: linear light added, a share of paper
+    white's): the looks (N×3) and which of them are veiled (N bools)."""
+    linear = to_linear(colours)
+    shaded = [from_linear(linear * level) for level in config.shade_levels]
+    veiled = [from_linear(linear + level) for level in config.veil_levels]
+    looks = np.vstack([*shaded, *veiled]).astype(np.float32)
+    return looks, np.arange(len(looks)) >= len(shaded) * len(colours)
+
+
+def lit_references(references: dict[str, np.ndarray], config: ReaderConfig = DEFAULT_CONFIG,
+                   intruder: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """``references`` with each class's looks in soft shadow and under a thin veil of
+    glare added, where no other class could look the same.
+
+    A lamp's reflection too faint to wash a card out still adds white light to it: the
+    red card turns pink, the dark box grey (photoshoot real seeds 6, 36: red cards at
+    (215, 90, 90) under a glare's skirt); a person's soft shadow darkens the empty grey
+    by up to 45 % (real seed 7). Light adds and dims in linear units, so the looks are
+    computed there. The dark box under a veil is the empty grey in a deep shadow: a
+    look that comes within ``config.lit_look_separation`` of another class's looks, or
+    of its colour in any shadow down to ``config.deepest_shadow``, is left out, and the
+    cell stays for the later tests (the shadow's light, the glare's marks) to tell.
+    So is a veiled look within ``config.intruder_exclusion`` of a colour
+    seen crossing the border (``intruder``: a hand's skin is a pale yellow card's look
+    under a veil; the border's own shadows are no reason to drop a shaded look).
+
+    >>> from dataclasses import replace
+    >>> config = replace(DEFAULT_CONFIG, shade_levels=(0.55,), veil_levels=(0.03, 0.3))
+    >>> grey, box = np.array([[205.0, 205, 205]]), np.array([[45.0, 45, 45]])
+    >>> lit = lit_references({".": grey, "#": box}, config)
+    >>> lit["."].round().tolist()  # in shadow (157) it would be the veiled box (155): left out
+    [[205.0, 205.0, 205.0], [209.0, 209.0, 209.0], [245.0, 245.0, 245.0]]
+    >>> lit["#"].round().tolist()
+    [[45.0, 45.0, 45.0], [32.0, 32.0, 32.0], [67.0, 67.0, 67.0]]
+    """
+    added = {name: _lit_looks(looks, config) for name, looks in references.items()}
+    depths = np.linspace(config.deepest_shadow, 1.0, 10)[:, None, None]
+    result = {}
+    for name, looks in references.items():
+        # every other class in any shadow the spec allows, not only the shaded looks kept
+        others = np.concatenate([np.vstack([(references[other] * depths).reshape(-1, 3),
+                                            added[other][0]])
+                                 for other in references if other != name])
+        extra, veiled = added[name]
+        gaps = np.linalg.norm(extra[:, None] - others[None], axis=-1) / np.minimum(
+            tolerance_scale(extra, config)[:, None], tolerance_scale(others, config)[None])
+        apart = gaps.min(axis=1) > config.lit_look_separation
+        if intruder is not None and len(intruder):
+            apart &= ~(veiled & _near_palette(extra, intruder, config.intruder_exclusion))
+        result[name] = np.vstack([looks, extra[apart]]).astype(np.float32)
+    return result
+
+
 def class_references(normalised: np.ndarray, spec: MatSpec, ppc: int,
                      config: ReaderConfig = DEFAULT_CONFIG,
                      intruder: np.ndarray | None = None) -> dict[str, np.ndarray]:
@@ -698,18 +753,20 @@ class FirstReading:
 
 
 def _first_reading(pixels: np.ndarray, references: dict[str, np.ndarray], spec: MatSpec,
-                   ppc: int, config: ReaderConfig,
-                   empty_look: np.ndarray | None) -> FirstReading:
+                   ppc: int, config: ReaderConfig, empty_look: np.ndarray | None,
+                   intruder: np.ndarray) -> FirstReading:
     if spec.kind == "colour":
-        labels = _colour_cells(pixels, references, config)
+        labels = _colour_cells(pixels, lit_references(references, config, intruder), config)
         correction = colour_correction(pixels, labels, config)
         if correction is not None:
             pixels = _corrected(pixels, correction)
             references = {name: _corrected(looks, correction) if len(looks) > 1 else looks
                           for name, looks in references.items()}
-            labels = _colour_cells(pixels, references, config)
+        lit = lit_references(references, config, intruder)
+        if correction is not None:
+            labels = _colour_cells(pixels, lit, config)
         return FirstReading(labels, pixels, references, _EMPTY[None], None,
-                            lambda cells: _colour_cells(cells, references, config))
+                            lambda cells: _colour_cells(cells, lit, config))
     if empty_look is not None:
         look = _cell_pixels(cv2.blur(empty_look, (3, 3)), spec.rows, spec.cols, ppc, config)
     else:
@@ -852,7 +909,12 @@ def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
         unknown[row, col] = False
     piece = unlike & (gap > config.unlike_empty_piece) & (
         gap > config.unlike_empty_spread * typical) & ~_neighbours(unknown)
-    return np.where(piece, "X", np.where(unlike, "?", labels))
+    # a cell nothing could read at first, tinted where the mat's empty cells are not, is
+    # a piece's artwork: a shadow darkens the grey and glare whitens it, neither tints it
+    tint = np.linalg.norm((looks - expected)[..., 1:], axis=-1)
+    tinted = (labels == "?") & (first == "?") & (tint > config.unlike_empty_tint) & (
+        tint > config.unlike_empty_spread * typical)
+    return np.where(piece | tinted, "X", np.where(unlike, "?", labels))
 
 
 def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
@@ -883,7 +945,7 @@ def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,
     intruder, crossed = border_intrusions(normalised, spec, ppc, config, _WHITE * gain)
     palette = _quantised_far_from(intruder, printed_references(spec), config)
     references = class_references(normalised, spec, ppc, config, palette)
-    reading = _first_reading(pixels, references, spec, ppc, config, empty_look)
+    reading = _first_reading(pixels, references, spec, ppc, config, empty_look, palette)
     pixels, references, empty_mean = reading.pixels, reading.references, reading.empty_mean
     ring = border_shade(normalised, spec, ppc, _WHITE * gain, config)
     labels = read_in_shade(reading, ring, spec, config)

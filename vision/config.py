@@ -215,6 +215,18 @@ class ReaderConfig:
     #: never quite neutral), looser for the coloured ones.
     lab_class_tolerance: tuple[tuple[str, float], ...] = ((".", 13.0), ("#", 28.0))
     lab_default_tolerance: float = 26.0
+    #: Colour mats: each class is also looked for in soft shadows (these shares of the
+    #: light: visual-spec.md's shadows darken by up to 45 %) ...
+    shade_levels: tuple[float, ...] = (0.7, 0.8, 0.9)
+    #: ... and under these veils of white light (linear light added, as a share of
+    #: paper white's): a lamp's glare too faint to wash a card out (the photoshoot
+    #: model's truth hides a cell from a quarter on) ...
+    veil_levels: tuple[float, ...] = (0.03, 0.06, 0.1, 0.15, 0.2)
+    #: ... each such look only where it lies further than this (scaled as
+    #: ``cell_mean_distance``) from every look of every other class, and from its
+    #: printed colour in any shadow down to ``deepest_shadow`` of it (printed units).
+    lit_look_separation: float = 64.0
+    deepest_shadow: float = 0.55
     #: Colour mats: an affine colour map is fitted on the cells read at first when
     #: at least this many coloured classes (A–E) are among them ...
     colour_fit_min_classes: int = 3
@@ -323,6 +335,11 @@ class ReaderConfig:
     #: ... and one farther than this (and 3.5 × the median) is ``?``.
     unlike_empty_unsure: float = 3.2
     unlike_empty_unsure_spread: float = 3.5
+    #: A cell no test could read at first whose tint (a*, b*) lies this far from the
+    #: mat's own empty cells' (and ``unlike_empty_spread`` × their spread) is a piece:
+    #: pink, green or cream artwork pale enough to pass for neither (photoshoot plain
+    #: seeds 1, 12, 22: 14–20 ΔE; a shadow of the empty grey stays within 3).
+    unlike_empty_tint: float = 6.0
     #: The fewest cells read ``.`` on a tags mat for its own empty look to be learnt.
     unlike_empty_min_cells: int = 6
 
