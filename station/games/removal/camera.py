@@ -20,7 +20,15 @@ roles = partial(one_mat_each, NAME)  # player n in the kit's n-th truck frame
 
 
 class TruckReader:
-    """Each player's truck, read as an observation of its own."""
+    """Every player's truck, read as one observation of the table.
+
+    One reading of all the trucks, not one per truck, because a frame may show several
+    turns at once (the camera missed the states between): the referee then finds the turns
+    leading there from every truck together, in turn order (a reading of one truck alone
+    would come before or after the acting player's and be refused, or show two turns of
+    its player with the other's between them unseen). Small Warehouse's and Moving Day's
+    readings show every board at once for the same reason.
+    """
 
     def __init__(self, layout: CameraLayout) -> None:
         self.layout = layout
@@ -28,10 +36,10 @@ class TruckReader:
     def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
         layout = self.layout
         found = {mat["id"]: mat for mat in mats}
-        return {f"truck:{player}": {"kind": "truck", "player": player,
-                                    **read_truck(found.get(mat_id, {"found": False}),
-                                                 layout.tags, layout.shapes)}
-                for player, mat_id in layout.roles.items()}
+        return {"trucks": {"kind": "trucks", "trucks": [
+            {"player": player, **read_truck(found.get(mat_id, {"found": False}), layout.tags,
+                                            layout.shapes)}
+            for player, mat_id in layout.roles.items()]}}
 
 
 def extend(layout: CameraLayout, catalogue: Mapping[str, Any]) -> None:
