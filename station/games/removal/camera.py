@@ -22,12 +22,12 @@ roles = partial(one_mat_each, NAME)  # player n in the kit's n-th truck frame
 class TruckReader:
     """Every player's truck, read as one observation of the table.
 
-    One reading of all the trucks, not one per truck, because a frame may show several
-    turns at once (the camera missed the states between): the referee then finds the turns
-    leading there from every truck together, in turn order (a reading of one truck alone
-    would come before or after the acting player's and be refused, or show two turns of
-    its player with the other's between them unseen). Small Warehouse's and Moving Day's
-    readings show every board at once for the same reason.
+    One reading of every truck, not one per truck: when the camera misses the states
+    between turns, a frame shows several trucks changed at once, and only all of them
+    together tell the referee the turns that lead there (readings of one truck each came
+    in mat order, so a later player's truck could come before the acting player's and be
+    refused, and a truck showing two turns, another player's between them, could not be
+    read). Small Warehouse's and Moving Day's readings show every board at once too.
     """
 
     def __init__(self, layout: CameraLayout) -> None:
