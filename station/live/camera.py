@@ -11,7 +11,7 @@ when a game observation *changes*, in the camera referees' formats::
 
     {"kind": "warehouses", "warehouses": [...]}           # Small Warehouse
     {"kind": "vehicles", "players": [...]}                # Moving Day
-    {"kind": "truck", "player": "Ana", "found": True, "tiles": [...], ...}  # Removal
+    {"kind": "trucks", "trucks": [{"player": ...}, ...]}  # Removal
     {"kind": "drone-position", "t": 7.5, "card": 1}       # Pick 'n Packers' drone
 
 Which mat is whose comes from the printable kit (``packref kit``, table 0 of
@@ -149,7 +149,7 @@ class GameReader:
         self.reads_unknown = record.camera.reads_unknown
 
     def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
-        """Each game observation the mats show, by a key (one per truck for Removal)."""
+        """Each game observation the mats show, by a key (each told when it changes)."""
         return self.reader.observations([in_order(mat) for mat in mats], t)
 
 

@@ -140,7 +140,7 @@ def test_the_demo_plays_every_recording_through_the_live_loop_once(tmp_path: Pat
     assert readings and all(r["observation"]["kind"].startswith("drone-") for r in readings)
     # The tile games are played by camera replays rendered into the data directory.
     for game, kind in (("small-warehouse", "warehouses"), ("moving-day", "vehicles"),
-                       ("removal", "truck")):
+                       ("removal", "trucks")):
         check_camera_table(station, recorded[f"demo-{game}"], kind, tmp_path / "camera" / game)
     database.close()
 

@@ -86,7 +86,7 @@ def test_the_demo_runs_from_the_wheel_with_its_camera_and_drone_tables(installed
     station = Station(EventStore(database))
     recorded = {f"demo-{r.game}": r for r in demo_recordings(data_dir=tmp_path / "frames")}
     kinds = {"demo-pick-n-packers": "drone-event", "demo-small-warehouse": "warehouses",
-             "demo-moving-day": "vehicles", "demo-removal": "truck"}
+             "demo-moving-day": "vehicles", "demo-removal": "trucks"}
     for table_id, kind in kinds.items():
         snapshot = station.snapshot(table_id)
         assert snapshot["game"]["over"], table_id

@@ -1,16 +1,26 @@
-"""The Removal camera referee: the tiles seen in a truck in, ``load``/``store``/``drive`` out.
+"""The Removal camera referee: the tiles seen in the trucks in, ``load``/``store``/``drive`` out.
 
 A pure translator for the live loop (``station.live.translators``): it compares
-the tiles the camera sees on a player's truck mat with the engine's truck and
+the tiles the camera sees on the players' truck mats with the engine's trucks and
 returns the actions that explain the difference.
 
-The observation (``vision.games.removal.read_truck`` wrapped by the station)::
+The camera's observation shows every truck at once (``vision.games.removal.read_truck``
+per truck, wrapped by ``station.games.removal.camera``)::
 
-    {"kind": "truck", "player": "Ana", "found": True,
-     "tiles": [{"tile": "I07", "row": 3, "col": 2, "rotation": 90, "flipped": False}],
-     "unknown_tags": [], "consistent": True,
+    {"kind": "trucks",
+     "trucks": [{"player": "Ana", "found": True,
+                 "tiles": [{"tile": "I07", "row": 3, "col": 2, "rotation": 90,
+                            "flipped": False}],
+                 "unknown_tags": [], "consistent": True},
+                {"player": "Ben", "found": True, "tiles": [], ...}],
      "helpers": [2],                                       # optional: Helper cards played
      "storage": "I12"}                                     # optional: the item in storage
+
+(``helpers`` and ``storage``, a person's entries, speak of the acting player.) A reading
+of one truck is read too (a person's, a recording's)::
+
+    {"kind": "truck", "player": "Ana", "found": True, "tiles": [...],
+     "helpers": [2], "storage": "I12"}
 
 A tile's ``row``/``col`` is its *tag's* square: the first square of the top row
 of its shape as the catalogue draws it, turned by ``rotation`` after a mirror
@@ -18,8 +28,16 @@ left to right when ``flipped`` (``"flip"`` is read too). The engine's
 placements name the top-left corner of the turned tile's bounding box; the
 referee converts. Readings (``docs/rules-notes.md``, "Camera referees"):
 
-- ``player`` defaults to the player to act; a changed truck of another player
-  is refused. A truck not ``found`` is not compared.
+- ``player`` defaults to the player to act. A truck not ``found`` is not compared.
+- Another player's truck changed too: the camera missed a state (turns that never held
+  still long enough). The turns it shows at once are caught up: each truck's steps taken
+  by its player whenever the engine gives them the turn, from the acting player on (a
+  player's truck may show two turns, the others' between them); the one way there is
+  applied (ways leading to the same state count once), several leading to different
+  states are asked about (:class:`~rules.errors.AmbiguousReading`, each way turn by turn:
+  "Ana: I17 first, then I57 (I57 damages I17, a drive now scores -4); then Ben: I05 (no
+  damage, a drive now scores 0)"), none is refused ("the truck of Ben changed, but it
+  is Ana's turn").
 - A new tile → ``load`` when it comes from the house, ``load-stored`` when it
   is the player's stored item, at the turn and flip the tag shows; several new
   tiles (an extra action from a pair of symbols) → one action each, in an order
@@ -75,7 +93,7 @@ Example::
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import permutations
 from typing import Any
 
@@ -86,6 +104,7 @@ from rules.games.removal.truck import ROTATIONS, oriented_cells
 
 GAME = "removal"
 KIND = "truck"
+TRUCKS_KIND = "trucks"  # a reading of every truck at once (the camera's)
 HOUSE_KIND = "house"
 UNREAD = (None, "?")
 
@@ -93,59 +112,54 @@ Cell = tuple[int, int]
 
 
 class Referee:
-    """Turns the tiles the camera sees in a truck into Removal actions.
+    """Turns the tiles the camera sees in the trucks into Removal actions.
 
     Stateless: every answer comes from the observation and the engine's state alone.
     See the module docstring for the readings.
     """
 
     def __repr__(self) -> str:
-        return f"<removal Referee: {KIND!r} observations, tags on the shape's first square>"
+        return (f"<removal Referee: {TRUCKS_KIND!r} and {KIND!r} observations, tags on the "
+                "shape's first square>")
 
     def translate(self, state: State, observation: Mapping[str, Any]) -> list[Action]:
-        """The actions the truck (and storage) show, or the reveals a reading of the house
+        """The actions the trucks (and storage) show, or the reveals a reading of the house
         gives; ``[]`` when nothing changed."""
         if state.is_over():
             return []
         if observation.get("kind") == HOUSE_KIND:
             return house_reveals(state, observation)
-        if observation.get("kind") != KIND or not observation.get("found", True):
+        if observation.get("kind") not in (KIND, TRUCKS_KIND):
             return []
         acting = state.current_player()
         assert acting is not None
-        player = _player_index(state, observation.get("player", state.players[acting]))
-        loaded = _loaded_tiles(state, player)
-        seen = _seen_tiles(state, observation.get("tiles", []))
-        if loaded and not seen:
-            steps: list[Action] = [{"type": "drive"}]
-        elif player == acting and _unloading(state, player, loaded, seen):
-            return []  # tiles lifted off one by one (a drive), or a hand over some: wait
-        else:
-            _check_kept(state, player, loaded, seen)
-            steps = _new_steps(state, player, loaded, seen, observation)
-        if steps and player != acting:
-            raise IllegalAction(f"the truck of {state.players[player]} changed, but it is "
-                                f"{state.players[acting]}'s turn")
-        if not steps:
+        steps = _steps_by_player(state, observation, acting)
+        helpers = list(observation.get("helpers", []))
+        if any(player != acting for player in steps):
+            return _caught_up(state, steps, helpers)
+        if acting not in steps:
             return []
         if state.is_chance():
             slot = state.unread_slot()  # type: ignore[attr-defined]
             raise IllegalAction(f"the deal is not read yet: reveal {_slot_words(slot)} "
                                 "before play goes on")
-        return _in_legal_order(state, steps, list(observation.get("helpers", [])))
+        return _in_legal_order(state, steps[acting], helpers)
 
     def shows_state(self, state: State, observation: Mapping[str, Any]) -> bool:
-        """Whether a truck reading shows that truck just as the engine has it: every loaded
-        tile at its place and no other (a tile nudged and put back shows it again)."""
-        if observation.get("kind") != KIND or not observation.get("found", True):
+        """Whether a reading shows the trucks it found just as the engine has them: every
+        loaded tile at its place and no other (a tile nudged and put back shows it again)."""
+        if observation.get("kind") not in (KIND, TRUCKS_KIND):
             return False
         acting = state.current_player()
-        name = observation.get("player", None if acting is None else state.players[acting])
-        if name not in state.players:
+        default = None if acting is None else state.players[acting]
+        trucks = [truck for truck in _truck_entries(observation) if truck.get("found", True)]
+        if not trucks or any(truck.get("player", default) not in state.players
+                             for truck in trucks):
             return False
-        seen = _seen_tiles(state, observation.get("tiles", []))
-        return ({item: tile["cells"] for item, tile in seen.items()}
-                == _loaded_tiles(state, state.players.index(name)))
+        return all({item: tile["cells"] for item, tile
+                    in _seen_tiles(state, truck.get("tiles", [])).items()}
+                   == _loaded_tiles(state, state.players.index(truck.get("player", default)))
+                   for truck in trucks)
 
 
 def house_reveals(state: State, observation: Mapping[str, Any]) -> list[Action]:
@@ -196,6 +210,47 @@ def _player_index(state: State, name: Any) -> int:
     if name not in state.players:
         raise IllegalAction(f"the camera read the truck of {name!r}, who is not playing here")
     return state.players.index(name)
+
+
+def _truck_entries(observation: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The trucks a reading shows: itself for a reading of one truck, else its ``trucks``."""
+    if observation.get("kind") == KIND:
+        return [observation]
+    return list(observation.get("trucks") or [])
+
+
+def _steps_by_player(state: State, observation: Mapping[str, Any],
+                     acting: int) -> dict[int, list[Action]]:
+    """The steps each found truck shows (players whose truck shows none left out).
+
+    A person's ``storage`` entry on a reading of every truck speaks of the acting player's
+    storage (as ``helpers`` speak of the acting player's turn)."""
+    steps = {}
+    for truck in _truck_entries(observation):
+        if not truck.get("found", True):
+            continue
+        player = _player_index(state, truck.get("player", state.players[acting]))
+        if player == acting and "storage" not in truck and "storage" in observation:
+            truck = {**truck, "storage": observation["storage"]}
+        shown = _truck_steps(state, player, truck, acting)
+        if shown:
+            steps[player] = shown
+    return steps
+
+
+def _truck_steps(state: State, player: int, truck: Mapping[str, Any],
+                 acting: int) -> list[Action]:
+    """What one truck shows: a drive when it was emptied, else a load per new tile (and a
+    store); ``[]`` while the acting player's truck is being emptied (or a hand lies over
+    some of it). A loaded tile moved, or gone while others stay, is refused."""
+    loaded = _loaded_tiles(state, player)
+    seen = _seen_tiles(state, truck.get("tiles", []))
+    if loaded and not seen:
+        return [{"type": "drive"}]
+    if player == acting and _unloading(state, player, loaded, seen):
+        return []  # tiles lifted off one by one (a drive), or a hand over some: wait
+    _check_kept(state, player, loaded, seen)
+    return _new_steps(state, player, loaded, seen, truck)
 
 
 def _offsets_from_tag(shape: Sequence[str], rotation: int, flip: bool) -> list[Cell]:
@@ -323,6 +378,58 @@ def _in_legal_order(state: State, steps: list[Action], helpers: list[Any]) -> li
                            f"{_moves_words(state, steps, player)}", readings)
 
 
+def _caught_up(state: State, steps: Mapping[int, list[Action]],
+               helpers: list[Any]) -> list[Action]:
+    """The turns a reading shows at once (the camera missed the states between): each
+    truck's steps, taken by its player whenever the engine gives them the turn, from the
+    acting player on (an extra action stays in its turn; a player's truck may show two
+    turns, the others' between them).
+
+    The one way there is applied (ways that lead to the same state count once: the first);
+    several leading to different states are asked about
+    (:class:`~rules.errors.AmbiguousReading`, each way in words, turn by turn); none:
+    :class:`IllegalAction`, as for a truck changed out of turn.
+    """
+    outcomes: dict[str, list[Action]] = {}
+    for actions, after in _sequences(state, steps, helpers):
+        outcomes.setdefault(_outcome_key(after), actions)
+    if len(outcomes) == 1:
+        return next(iter(outcomes.values()))
+    acting = state.current_player()
+    assert acting is not None
+    if not outcomes:
+        other = next(player for player in steps if player != acting)
+        raise IllegalAction(f"the truck of {state.players[other]} changed, but it is "
+                            f"{state.players[acting]}'s turn")
+    readings = [Reading(_turns_words(state, actions), actions) for actions in outcomes.values()]
+    raise AmbiguousReading("in which order the tiles were loaded in the turns the camera missed",
+                           readings)
+
+
+def _sequences(state: State, steps: Mapping[int, list[Action]],
+               helpers: list[Any]) -> Iterator[tuple[list[Action], State]]:
+    """Every way the players, each taking one of their own steps whenever the engine gives
+    them the turn, take all ``steps``: the actions and the state they lead to. ``helpers``
+    go with the first action (a person's entry speaks of the acting player's turn)."""
+    if not any(steps.values()):
+        yield [], state
+        return
+    player = state.current_player()
+    if player is None or state.is_chance():
+        return
+    own = steps.get(player, [])
+    for index, step in enumerate(own):
+        action = dict(step, helpers=helpers)
+        after = state.clone()
+        try:
+            after.apply(action)
+        except IllegalAction:
+            continue
+        rest = {**steps, player: [*own[:index], *own[index + 1:]]}
+        for later, end in _sequences(after, rest, []):
+            yield [action, *later], end
+
+
 def _refusal(state: State, actions: Sequence[Action]) -> str | None:
     """Why the engine refuses ``actions`` in a row by the player to act (None: it accepts)."""
     if len(actions) == 1:
@@ -349,10 +456,15 @@ def _applied_in_a_row(state: State, actions: Sequence[Action]) -> tuple[State, l
             raise IllegalAction(f"{state.players[acting]} has no extra action left for "
                                 f"{action.get('item', 'the stored item')}")
         trial.apply(action)
-        damaged = (trial.data["last"] or {}).get("damaged") or []
-        if damaged:
-            damages.append(f"{trial.data['last']['item']} damages {' and '.join(damaged)}")
+        damages += _damage_words(trial)
     return trial, damages
+
+
+def _damage_words(state: State) -> list[str]:
+    """The damage the latest action did, in words: ``["I57 damages I17"]`` (none: ``[]``)."""
+    last = state.data["last"] or {}
+    damaged = last.get("damaged") or []
+    return [f"{last['item']} damages {' and '.join(damaged)}"] if damaged else []
 
 
 def _outcome_key(state: State) -> str:
@@ -382,9 +494,12 @@ def _outcome_key(state: State) -> str:
 
 
 def _step_words(state: State, action: Mapping[str, Any], player: int) -> str:
-    """One step of an order in words: "I07", "I12 from storage", "I12 into storage"."""
+    """One step of an order in words: "I07", "I12 from storage", "I12 into storage",
+    "a drive"."""
     if action["type"] == "store":
         return f"{action['item']} into storage"
+    if action["type"] == "drive":
+        return "a drive"
     if action["type"] == "load-stored":
         return f"{state.data['players'][player]['storage']} from storage"
     return str(action["item"])
@@ -393,12 +508,17 @@ def _step_words(state: State, action: Mapping[str, Any], player: int) -> str:
 def _order_words(state: State, actions: Sequence[Action], trial: State,
                  damages: Sequence[str], player: int) -> str:
     """An order and where it leads, in words: "I07 first, then B03 (B03 damages I07, a drive
-    now scores 9)"; a Helper card goes with the first step."""
+    now scores 9)", "a drive (scoring 7)"; a Helper card goes with the first step. ``trial``
+    is the state the order leads to."""
     steps = [_step_words(state, action, player) for action in actions]
     played = actions[0].get("helpers") or []
     if played:
         steps[0] += " with " + " and ".join(f"Helper {helper}" for helper in played)
-    order = f"{steps[0]} first, " + ", ".join(f"then {step}" for step in steps[1:])
+    order = steps[0] if len(steps) == 1 else (
+        f"{steps[0]} first, " + ", ".join(f"then {step}" for step in steps[1:]))
+    if actions[-1]["type"] == "drive":
+        scored = (trial.data["last"] or {}).get("drive") or {}
+        return f"{order} (scoring {scored.get('total', 0)})"
     damage = ", ".join(damages) or "no damage"
     if trial.is_over():
         total = next(score.total for score in trial.scores()
@@ -415,3 +535,22 @@ def _moves_words(state: State, steps: Sequence[Action], player: int) -> str:
     parts = ([f"loaded {' and '.join(loaded)}"] if loaded else []) + [
         f"stored {item}" for item in stored]
     return " and ".join(parts)
+
+
+def _turns_words(state: State, actions: Sequence[Action]) -> str:
+    """A catch-up in words, turn by turn: "Ana: I17 first, then I57 (I57 damages I17, a
+    drive now scores -4); then Ben: I48 (no damage, a drive now scores 1)"."""
+    turns: list[tuple[int, State, list[Action], list[str]]] = []  # who, before, what, damage
+    trial = state.clone()
+    for action in actions:
+        player = trial.current_player()
+        assert player is not None
+        if not turns or turns[-1][0] != player:
+            turns.append((player, trial.clone(), [], []))
+        trial.apply(action)
+        turns[-1][2].append(action)
+        turns[-1][3].extend(_damage_words(trial))
+    afters = [before for _, before, _, _ in turns[1:]] + [trial]
+    return "; then ".join(
+        f"{state.players[player]}: {_order_words(before, steps, after, damages, player)}"
+        for (player, before, steps, damages), after in zip(turns, afters, strict=True))

@@ -20,7 +20,15 @@ roles = partial(one_mat_each, NAME)  # player n in the kit's n-th truck frame
 
 
 class TruckReader:
-    """Each player's truck, read as an observation of its own."""
+    """Every player's truck, read as one observation of the table.
+
+    One reading of every truck, not one per truck: when the camera misses the states
+    between turns, a frame shows several trucks changed at once, and only all of them
+    together tell the referee the turns that lead there (readings of one truck each came
+    in mat order, so a later player's truck could come before the acting player's and be
+    refused, and a truck showing two turns, another player's between them, could not be
+    read). Small Warehouse's and Moving Day's readings show every board at once too.
+    """
 
     def __init__(self, layout: CameraLayout) -> None:
         self.layout = layout
@@ -28,10 +36,10 @@ class TruckReader:
     def observations(self, mats: list[dict[str, Any]], t: float) -> dict[str, dict[str, Any]]:
         layout = self.layout
         found = {mat["id"]: mat for mat in mats}
-        return {f"truck:{player}": {"kind": "truck", "player": player,
-                                    **read_truck(found.get(mat_id, {"found": False}),
-                                                 layout.tags, layout.shapes)}
-                for player, mat_id in layout.roles.items()}
+        return {"trucks": {"kind": "trucks", "trucks": [
+            {"player": player, **read_truck(found.get(mat_id, {"found": False}), layout.tags,
+                                            layout.shapes)}
+            for player, mat_id in layout.roles.items()]}}
 
 
 def extend(layout: CameraLayout, catalogue: Mapping[str, Any]) -> None:

@@ -23,7 +23,7 @@ RECORD = GameRecord(
     describe=describe, legend=LEGEND,
     presenter=view, reveal_label=reveal_label,
     camera=CameraWiring(roles=roles, reader=TruckReader, extend=extend, lay=lay,
-                        seen=("truck",)),
+                        seen=("trucks", "truck")),
     mats=mats, sticker_size="truck", tagged=("items", "boxes"), tag_order=10, tag_backs=True,
     catalogue=CATALOGUE, tie_breakers=TIE_BREAKERS, ranked_placements=removal_document,
     command=GameCommand(order=ORDER, add=add_commands), named_cells=named_cells,

@@ -6,9 +6,10 @@ bag and the boxes, lays out the house and moves the tiles. The station hears:
 
 - the deal, read by a person (``{"kind": "house", ...}``) with a hand over an
   area first, the area it leaves open entered from the picker, then read whole;
-- each truck as the camera source posts it: tags mats through the stability
+- the trucks as the camera source posts them: tags mats through the stability
   filter, a hand over a mat now and then (``?`` cells), then
-  ``vision.games.removal.read_truck`` — every reading posted twice;
+  ``vision.games.removal.read_truck`` for each, one reading of every truck — every
+  reading posted twice;
 - the Helper cards a player plays, entered by a person before the tile is laid
   (``{"kind": "person", "helpers": [...]}``), and a store declared (no camera
   films the storage).
@@ -41,13 +42,14 @@ from vision.stability import Stabilizer
 
 
 class TruckCamera:
-    """The camera source's side for the trucks: a stable reading of a mat that changed is
-    posted as ``{"kind": "truck", "player", **read_truck(...)}`` (tags in place order)."""
+    """The camera source's side for the trucks: a stable reading that changed is posted as
+    one reading of every truck, ``{"kind": "trucks", "trucks": [{"player",
+    **read_truck(...)}, ...]}`` (tags in place order), as Removal's camera wiring does."""
 
     def __init__(self, station: DealtTable, players: list[str]) -> None:
         self.station, self.players = station, players
         self.stabilizer = Stabilizer(STABLE)
-        self.sent: dict[int, dict[str, Any]] = {}
+        self.sent: dict[str, Any] | None = None
 
     def film(self, frames: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         """Every action the frames led to (each posted reading is posted once more). A hand
@@ -55,19 +57,26 @@ class TruckCamera:
         under it unseen)."""
         done: list[dict[str, Any]] = []
         for mats in (still for frame in frames for still in [frame] * held(frame)):
-            for mat in self.stabilizer.update(mats) or []:
-                mat = {**mat, "tags": sorted(mat["tags"],
-                                             key=lambda t: (t["row"], t["col"], t["id"]))}
-                observation = {"kind": "truck", "player": self.players[mat["id"]],
-                               **read_truck(mat, TAGS, SHAPES)}
-                if self.sent.get(mat["id"]) == observation:
-                    continue
-                self.sent[mat["id"]] = observation
-                flagged = len(self.station.refused)
-                done += self.station.observe(observation)
-                if len(self.station.refused) == flagged:  # the same reading again: nothing
-                    assert self.station.observe(observation) == []
+            changed = self.stabilizer.update(mats)
+            if changed is None:
+                continue
+            observation = {"kind": "trucks", "trucks": [
+                {"player": self.players[mat["id"]], **read_truck(in_place_order(mat), TAGS,
+                                                                 SHAPES)}
+                for mat in changed]}
+            if self.sent == observation:
+                continue
+            self.sent = observation
+            flagged = len(self.station.refused)
+            done += self.station.observe(observation)
+            if len(self.station.refused) == flagged:  # the same reading again: nothing
+                assert self.station.observe(observation) == []
         return done
+
+
+def in_place_order(mat: dict[str, Any]) -> dict[str, Any]:
+    """The mat with its tags in place order (row, column, id)."""
+    return {**mat, "tags": sorted(mat["tags"], key=lambda t: (t["row"], t["col"], t["id"]))}
 
 
 def held(mats: list[dict[str, Any]]) -> int:

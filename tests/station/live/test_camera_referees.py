@@ -6,14 +6,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+import pytest
+
 from rules import State
-from station.live import translators
+from station.demo.camera_fixtures import mat_contents, truth_mats
+from station.live import camera, translators
+from station.live.camera import DEFAULT_STABLE, CameraSource, table_layout
 from station.live.hub import Hub
+from station.live.sources import hand_on
 from station.live.station import Station
 from station.store import EventStore, FixedClock
 from tests.rules.games.moving_day import test_referee_moving_day as moving_day
 from tests.rules.games.removal import test_referee_removal as removal
 from tests.rules.games.small_warehouse import test_referee_small_warehouse as small_warehouse
+from tests.station.live.test_camera_hands import SCRIPT, ScriptedReader
 
 
 def live_state(station: Station) -> State:
@@ -95,3 +102,27 @@ def test_removal_a_tile_seen_is_loaded_and_a_floating_tile_is_flagged(
     restarted = Station(EventStore(station.store.database, FixedClock()), Hub())
     assert restarted.resume() == ["t1"]
     assert restarted.snapshot("t1") == station.snapshot("t1")
+
+
+@pytest.mark.parametrize("still", [(0, 1, 3), (0, 3)], ids=["ben-and-ana-again", "all-three"])
+def test_removal_turns_the_camera_missed_are_caught_up_from_one_frame_unflagged(
+        station: Station, monkeypatch: pytest.MonkeyPatch, still: tuple[int, ...]) -> None:
+    # Ana loads, Ben loads, Ana loads again; the camera holds still only on the states
+    # ``still`` (0: the start), so one frame shows Ben's turn and Ana's next at once (or
+    # all three: Ana's truck shows two turns, Ben's between them). Frames go through the
+    # camera source with Removal's own wiring, as ``packref serve --camera`` reads them.
+    monkeypatch.setattr(camera, "Reader", ScriptedReader)  # frame i reads as SCRIPT[i]
+    station.start_game("t1", "removal", ["Ana", "Ben"], seed=1, options=None,
+                       author="organiser")
+    laid_out = table_layout(station, "t1")
+    assert laid_out is not None
+    states = [live_state(station)]
+    for _ in range(3):
+        states.append(removal.first_load(states[-1])[1])
+    SCRIPT[:] = [truth_mats(mat_contents(laid_out[1], states[index]))
+                 for index in still for _ in range(DEFAULT_STABLE)]
+    frames = [np.full((1, 1), index) for index in range(len(SCRIPT))]
+    for item in CameraSource(frames, laid_out[1], fps=3.0):
+        hand_on(station, "t1", item, "camera")
+    assert station.snapshot("t1")["flags"] == []
+    assert live_state(station).to_json() == states[3].to_json()

@@ -53,6 +53,17 @@ def seen_by_camera(state: State, player: int, records: list[dict[str, Any]] | No
     return {"kind": "truck", "player": state.players[player], **truck, **extra}
 
 
+def seen_trucks(state: State, records: dict[int, list[dict[str, Any]]] | None = None,
+                **extra: Any) -> dict[str, Any]:
+    """The camera's reading of every truck at once (``station.games.removal.camera``'s):
+    each player's tiles in ``state``, unless ``records`` gives them."""
+    trucks = []
+    for player in range(len(state.players)):
+        seen = seen_by_camera(state, player, (records or {}).get(player))
+        trucks.append({key: value for key, value in seen.items() if key != "kind"})
+    return {"kind": "trucks", "trucks": trucks, **extra}
+
+
 def truck_after(before: State, after: State, player: int,
                 action: dict[str, Any]) -> list[dict[str, Any]]:
     """The tiles a camera sees after ``action``: the engine's, or (once the game has ended and
@@ -248,6 +259,71 @@ def test_a_changed_truck_of_the_player_not_to_act_is_refused() -> None:
     _, after = first_load(state)
     with pytest.raises(IllegalAction, match="the truck of Ben changed, but it is Ana's turn"):
         Referee().translate(state, seen_by_camera(after, 0) | {"player": "Ben"})
+
+
+def test_turns_the_camera_saw_at_once_are_caught_up_in_turn_order() -> None:
+    # Ana loads; the camera then misses the state between Ben's turn and Ana's next one.
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    ana, after_ana = first_load(state)
+    ben, after_ben = first_load(after_ana)
+    ana_again, both = first_load(after_ben)
+    referee = Referee()
+    assert referee.translate(after_ana, seen_trucks(both)) == [ben, ana_again]
+    # Ana's truck shows two turns at once, Ben's between them
+    assert referee.translate(state, seen_trucks(both)) == [ana, ben, ana_again]
+    assert referee.shows_state(both, seen_trucks(both))
+    assert not referee.shows_state(after_ana, seen_trucks(both))
+    # a reading of Ana's truck alone does not show Ben's turn: it is refused as before
+    with pytest.raises(IllegalAction, match="the truck of Ana changed, but it is Ben's turn"):
+        referee.translate(after_ana, seen_by_camera(both, 0))
+
+
+def test_a_change_no_legal_turns_reach_is_refused_as_out_of_turn() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    _, after_ana = first_load(state)
+    _, after_ben = first_load(after_ana)
+    ben_only = seen_trucks(state, {1: after_ben.data["players"][1]["truck"]})  # Ana's unseen
+    with pytest.raises(IllegalAction, match="the truck of Ben changed, but it is Ana's turn"):
+        Referee().translate(state, ben_only)
+
+
+def test_a_persons_entries_on_a_reading_of_every_truck_are_the_acting_players() -> None:
+    state = get_game("removal").new_game(PLAYERS, seed=1)
+    item = state.available_items()[0]
+    assert Referee().translate(state, seen_trucks(state, storage=item)) == [
+        {"type": "store", "item": item, "helpers": []}]
+
+
+def test_turns_the_camera_missed_that_lead_to_different_states_are_asked_about() -> None:
+    # As in the order test above, Ana's cage I17 and shelf I57 (a pair of symbols with the
+    # backpack: the extra action) are damaged or not by their order; the camera missed
+    # the state after them, and Ben has loaded since.
+    state = dealt_with({(4, 1): "I47", (4, 2): "I17", (4, 3): "I57", (3, 0): "I48"})
+    state.apply(load("I47", 5, 2))
+    state.apply(next(a for a in state.legal_actions() if a.get("item") == "I48"))  # Ben
+    cage, shelf = dict(load("I17", 5, 3), helpers=[]), dict(load("I57", 4, 2, 90), helpers=[])
+    both = state.clone()
+    for action in (cage, shelf):
+        both.apply(action)
+    ben = next(a for a in both.legal_actions() if a["type"] == "load" and not a["helpers"])
+    both.apply(ben)
+    before = state.to_json()
+    with pytest.raises(AmbiguousReading) as asked:
+        Referee().translate(state, seen_trucks(both))
+    assert state.to_json() == before  # nothing applied
+    first, second = asked.value.readings
+    assert first.actions == [cage, shelf, ben] and second.actions == [shelf, cage, ben]
+    assert first.text == (f"Ana: I17 first, then I57 (I57 damages I17, a drive now scores -4); "
+                          f"then Ben: {ben['item']} (no damage, a drive now scores 0)")
+    assert second.text == (f"Ana: I57 first, then I17 (no damage, a drive now scores 0); "
+                           f"then Ben: {ben['item']} (no damage, a drive now scores 0)")
+    assert asked.value.reason == (
+        "the camera cannot tell in which order the tiles were loaded in the turns the camera "
+        f"missed: either {first.text} or {second.text}; pick one")
+    picked = state.clone()
+    for action in second.actions:  # a person's pick: the reading's actions in a row
+        picked.apply(action)
+    assert picked.truck(0).drive_score().total == 0
 
 
 def test_a_tile_that_moved_or_left_is_refused() -> None:
