@@ -868,6 +868,46 @@ def read_in_shade(reading: FirstReading, ring: np.ndarray, spec: MatSpec,
 LIGHTNESS_WEIGHT = 1 / 3  # unlike_the_empty: a shadow darkens, artwork tints
 
 
+def _off_plane(values: np.ndarray) -> np.ndarray:
+    """rows×cols: the spread (std) of each cell's values (rows×cols×n, n a square number of
+    pixels) round the plane that fits them best: grain and pattern, not a smooth gradient.
+
+    >>> ramp = np.tile(np.arange(4.0), 4).reshape(1, 1, 16)   # a smooth gradient: no grain
+    >>> _off_plane(ramp).round(6).tolist(), _off_plane(ramp % 2).round(2).tolist()
+    ([[0.0]], [[0.45]])
+    """
+    side = round(values.shape[-1] ** 0.5)
+    ys, xs = np.mgrid[0:side, 0:side].reshape(2, -1).astype(np.float64)
+    design = np.column_stack([np.ones_like(xs), xs, ys])
+    fitted = values @ np.linalg.pinv(design).T @ design.T
+    return (values - fitted).std(axis=-1)
+
+
+def _empty_plane(labels: np.ndarray, empty: np.ndarray, looks: np.ndarray,
+                 config: ReaderConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The mat's empty look at every cell (rows×cols×3, weighted CIELAB): a plane through
+    its ``empty`` cells' looks, refitted without those far from the first fit (a piece
+    read ``.``), and how far each cell lies from it; the printed grey where too few empty
+    cells are seen (a small mat)."""
+    cells = np.indices(labels.shape).reshape(2, -1).T
+    basis = np.column_stack([np.ones(len(cells)), cells]).reshape(*labels.shape, 3)
+    positions, values = cells[empty.reshape(-1)], looks[empty]
+    kept = np.ones(len(values), bool)
+    for _ in range(2):
+        if kept.sum() < config.unlike_empty_min_cells:
+            grey = to_lab(_EMPTY[None])[0] * np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
+            expected = np.broadcast_to(grey, looks.shape)
+            return expected, np.linalg.norm(looks - expected, axis=-1)
+        expected = basis @ _plane(positions[kept], values[kept]).T  # the fit on every cell
+        gap = np.linalg.norm(looks - expected, axis=-1)
+        kept = gap[empty] <= max(3 * float(np.median(gap[empty][kept])), 1.0)
+    return expected, gap
+
+
+def _median(values: np.ndarray, where: np.ndarray, default: float) -> float:
+    return float(np.median(values[where])) if where.any() else default
+
+
 def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
                      config: ReaderConfig = DEFAULT_CONFIG,
                      tag_cells: set[tuple[int, int]] | frozenset = frozenset()) -> np.ndarray:
@@ -885,36 +925,53 @@ def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
     darkens the grey, it does not tint it.
     """
     empty = (labels == ".") & (first == ".")
-    if empty.sum() < config.unlike_empty_min_cells:
-        return labels
     looks = to_lab(pixels.mean(axis=2)) * np.array([LIGHTNESS_WEIGHT, 1.0, 1.0])
-    cells = np.indices(labels.shape).reshape(2, -1).T
-    basis = np.column_stack([np.ones(len(cells)), cells]).reshape(*labels.shape, 3)
-    positions, values = cells[empty.reshape(-1)], looks[empty]
-    kept = np.ones(len(values), bool)
-    for _ in range(2):  # refit without the cells far from the first fit (a piece read .)
-        expected = basis @ _plane(positions[kept], values[kept]).T  # the fit on every cell
-        gap = np.linalg.norm(looks - expected, axis=-1)
-        typical = float(np.median(gap[empty][kept]))
-        kept = gap[empty] <= max(3 * typical, 1.0)
-        if kept.sum() < config.unlike_empty_min_cells:
-            return labels
-    typical = max(float(np.median(gap[empty])), 0.2)
+    expected, gap = _empty_plane(labels, empty, looks, config)
+    typical = max(_median(gap, empty, 0.2), 0.2)
+    lab = to_lab(pixels)
+    unread = (labels == "?") & (first == "?")
+    tinted = unread & _tinted(looks, lab, expected, typical, config)
     unlike = empty & (gap > config.unlike_empty_unsure) & (
         gap > config.unlike_empty_unsure_spread * typical)
-    # beside a cell already unknown (a hand, a held card) it is that hand's edge as likely;
-    # a tag's own cell is a piece, not unknown
-    unknown = labels == "?"
+    # beside a cell still unknown (a hand, a held card) it is that hand's edge as likely;
+    # a tag's own cell is a piece, not unknown, and so is a tinted one
+    unknown = (labels == "?") & ~tinted
     for row, col in tag_cells:
         unknown[row, col] = False
     piece = unlike & (gap > config.unlike_empty_piece) & (
         gap > config.unlike_empty_spread * typical) & ~_neighbours(unknown)
-    # a cell nothing could read at first, tinted where the mat's empty cells are not, is
-    # a piece's artwork: a shadow darkens the grey and glare whitens it, neither tints it
-    tint = np.linalg.norm((looks - expected)[..., 1:], axis=-1)
-    tinted = (labels == "?") & (first == "?") & (tint > config.unlike_empty_tint) & (
-        tint > config.unlike_empty_spread * typical)
+    shaded = unread & ~tinted & _in_soft_shadow(looks, lab, expected, empty, config)
+    labels = np.where(shaded, ".", labels)
     return np.where(piece | tinted, "X", np.where(unlike, "?", labels))
+
+
+def _tinted(looks: np.ndarray, lab: np.ndarray, expected: np.ndarray, typical: float,
+            config: ReaderConfig) -> np.ndarray:
+    """rows×cols: cells tinted where the mat's empty cells are not, on average or in most
+    of their pixels (stripes or a gradient of two hues average to a grey): a piece's
+    artwork. A shadow darkens the grey and glare whitens it; neither tints it."""
+    tint = np.linalg.norm((looks - expected)[..., 1:], axis=-1)
+    pixel_tint = np.linalg.norm(lab[..., 1:] - expected[..., None, 1:], axis=-1)
+    return (((tint > config.unlike_empty_tint) & (tint > config.unlike_empty_spread * typical))
+            | ((pixel_tint > config.unlike_empty_pixel_tint).mean(axis=-1)
+               >= config.unlike_empty_tinted_share))
+
+
+def _in_soft_shadow(looks: np.ndarray, lab: np.ndarray, expected: np.ndarray,
+                    empty: np.ndarray, config: ReaderConfig) -> np.ndarray:
+    """rows×cols: plain cells of the empty cells' very tint, evenly a little darker (or
+    lighter) than them: empty cells in a person's soft shadow. Tint and grain are
+    measured against the empty cells' own in this photo (the camera's noise); a
+    shadow's edge may cross the cell, so only what a plane through its lightness leaves
+    counts as grain."""
+    tint = np.linalg.norm((looks - expected)[..., 1:], axis=-1)
+    lightness = lab[..., 0]
+    shade = lightness.mean(axis=-1) / np.maximum(expected[..., 0] / LIGHTNESS_WEIGHT, 1.0)
+    grain = _off_plane(lightness)
+    spread = config.unlike_empty_shade_spread
+    return ((tint <= max(config.unlike_empty_shade_tint, spread * _median(tint, empty, 0.0)))
+            & (grain <= spread * max(_median(grain, empty, 0.5), 0.5))
+            & (shade >= config.unlike_empty_min_shade) & (shade <= config.unlike_empty_max_shade))
 
 
 def classify_cells(rectified_rgb: np.ndarray, spec: MatSpec, ppc: int,

@@ -340,6 +340,20 @@ class ReaderConfig:
     #: pink, green or cream artwork pale enough to pass for neither (photoshoot plain
     #: seeds 1, 12, 22: 14–20 ΔE; a shadow of the empty grey stays within 3).
     unlike_empty_tint: float = 6.0
+    #: ... and so is one whose pixels lie this far in tint from them, at least this share
+    #: of its pixels (stripes of two hues, or a gradient, average to a grey: sensor noise
+    #: of σ = 8 moves a pixel's a*, b* by about 4).
+    unlike_empty_pixel_tint: float = 14.0
+    unlike_empty_tinted_share: float = 0.5
+    #: A cell no test could read at first, no further in tint from the mat's empty cells
+    #: than this (or this many times theirs, median) and no grainier (std of its pixels'
+    #: L* round a plane: a shadow's edge is smooth) than this many times theirs, and
+    #: within these shares of their lightness (L*), is an empty cell in a soft shadow
+    #: (photoshoot real seeds 14, 27: 0.89-0.95, tint 0.2-0.4; pieces as pale: 1.4 and more).
+    unlike_empty_shade_tint: float = 0.6
+    unlike_empty_shade_spread: float = 3.0
+    unlike_empty_min_shade: float = 0.8
+    unlike_empty_max_shade: float = 1.08
     #: The fewest cells read ``.`` on a tags mat for its own empty look to be learnt.
     unlike_empty_min_cells: int = 6
 
