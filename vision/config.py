@@ -62,6 +62,12 @@ class ReaderConfig:
     #: smooth grey square can decode by chance, with almost no contrast (10 on
     #: tuning seed 2002 #15; the real tags of the tuning photos: 51 and over).
     tag_min_contrast: float = 30.0
+    #: A tags-mat cell read ``?`` with no tag found on it is looked at once more for a
+    #: tag centred on it, this far off centre (cells) along each axis at most.
+    tag_look_shifts: tuple[float, ...] = (0.0, -0.06, 0.06)
+    #: ... and counts only when its sticker's white rim is seen all round, each place at
+    #: least this share of the way from the tag's black to its white.
+    tag_rim_min_share: float = 0.75
 
     # -- mat pose (vision.mats) -------------------------------------------------
     #: RANSAC reprojection threshold, in pixels of the full image.

@@ -13,14 +13,14 @@ Example::
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from vision.config import DEFAULT_CONFIG, FIRST_TAG_ID, LAST_TAG_ID, ReaderConfig
-from vision.layout import MAX_MAT_NUMBER
+from vision.layout import MAX_MAT_NUMBER, TAG_SIDE, TAG_WHITE_SIDE, square_corners
 
 _LAST_MAT_MARKER = 4 * MAX_MAT_NUMBER + 3
 
@@ -245,6 +245,54 @@ class MarkerDetector:
                               self.config.rescue_min_contrast) == (marker_id, 0):
                 found[marker_id] = refined
         return found
+
+    def look_in_cell(self, grey: np.ndarray, to_image: Callable[[np.ndarray], np.ndarray],
+                     cell: tuple[int, int], candidates: Collection[int]) -> tuple[int, int] | None:
+        """(id, clockwise rotation) of a tag among ``candidates`` the detector did not
+        outline, looked for where the kit puts one: centred on ``cell`` (row, col) of a
+        mat (``to_image`` takes its mat points to the photo), upright or turned by
+        quarter turns, a little off centre at most (``tag_look_shifts``); None if none
+        shows there.
+
+        A piece's artwork right up to its sticker's narrow white rim (dark stripes) can
+        merge with the tag's black frame under blur, so that its contour is no square;
+        its bits still show the tag (:func:`_pattern_match`, every white bit clearly
+        brighter than every black one).
+        """
+        row, col = cell
+        for dx in self.config.tag_look_shifts:
+            for dy in self.config.tag_look_shifts:
+                square = to_image(square_corners((col + 0.5 + dx, row + 0.5 + dy), TAG_SIDE))
+                side = float(np.linalg.norm(square - np.roll(square, -1, axis=0), axis=1).min())
+                if side < self.config.rescue_min_side_px:
+                    return None
+                bits = _bit_levels(grey, square, self.config.bit_cell_pixels)
+                match = _pattern_match(bits, candidates, self.config.rescue_min_separation,
+                                       self.config.rescue_min_contrast)
+                if match is None:
+                    continue
+                tag_id, turn = match  # the pattern seen is the tag turned back by turn
+                centre = (col + 0.5 + dx, row + 0.5 + dy)
+                if self._rim_is_white(grey, to_image, centre, bits, _pattern(tag_id)):
+                    return tag_id, (4 - turn) % 4 * 90
+        return None
+
+    def _rim_is_white(self, grey: np.ndarray, to_image: Callable[[np.ndarray], np.ndarray],
+                      centre: tuple[float, float], bits: np.ndarray, pattern: np.ndarray
+                      ) -> bool:
+        """Whether the sticker's white rim round a tag is seen all round, as white as the
+        tag's own white bits: a hand or a card over part of a tag hides its rim too, and
+        the bits left may fit another tag."""
+        steps = np.linspace(-1, 1, 9)[:-1]
+        half = (TAG_SIDE + TAG_WHITE_SIDE) / 4  # midway between the tag's edge and the sticker's
+        ring = np.concatenate([np.column_stack([steps, -np.ones(8)]),
+                               np.column_stack([np.ones(8), steps]),
+                               np.column_stack([-steps, np.ones(8)]),
+                               np.column_stack([-np.ones(8), -steps])]) * half + centre
+        where = to_image(ring).astype(np.float32).reshape(1, -1, 2)
+        rim = cv2.remap(grey, where, None, cv2.INTER_LINEAR).astype(np.float32).ravel()
+        white, black = bits.ravel()[pattern.ravel()].mean(), bits.ravel()[~pattern.ravel()].mean()
+        return bool(rim.min() >= black + self.config.tag_rim_min_share * (white - black))
 
     def _refine(self, grey: np.ndarray, corners: dict[int, np.ndarray]) -> None:
         mats = [i for i in corners if i <= _LAST_MAT_MARKER]

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from vision.cells import classify_cells, normalised_mat
-from vision.config import DEFAULT_CONFIG, ReaderConfig
+from vision.config import DEFAULT_CONFIG, FIRST_TAG_ID, LAST_TAG_ID, ReaderConfig
 from vision.errors import CalibrationError, ImageError
 from vision.lattice import plain_cells, refine_lattice
 from vision.layout import MatSpec, marker_corners
@@ -228,4 +228,27 @@ class Reader:
                                {corner for corner, marker_id in enumerate(spec.marker_ids())
                                 if marker_id not in seen},
                                self._empty_looks.get(spec.id))
+        if spec.kind == "tags":
+            cells, on_mat = self._tags_in_unread_cells(photo[1], pose, cells, on_mat, tags)
         return {"id": spec.id, "found": True, "cells": cells, "tags": on_mat}, pose
+
+    def _tags_in_unread_cells(self, grey: np.ndarray, pose: MatPose, cells: list[str],
+                              on_mat: list[dict[str, int]], tags: dict[int, np.ndarray]
+                              ) -> tuple[list[str], list[dict[str, int]]]:
+        """The cells read ``?`` looked at once more for a tag centred on them (a tag whose
+        frame ran into dark artwork is no square to the detector); each found is ``X``.
+        Ids the detector found anywhere in the photo are not looked for again."""
+        candidates = set(range(FIRST_TAG_ID, LAST_TAG_ID + 1)) - set(tags)
+        rows = [list(row) for row in cells]
+        found = list(on_mat)
+        for row, col in zip(*np.nonzero(np.array(rows) == "?"), strict=True):
+            seen = self.detector.look_in_cell(grey, pose.to_image, (int(row), int(col)),
+                                              candidates)
+            if seen is not None:
+                tag_id, rotation = seen
+                candidates.discard(tag_id)
+                rows[row][col] = "X"
+                found.append({"id": tag_id, "row": int(row), "col": int(col),
+                              "rotation": rotation})
+        found.sort(key=lambda tag: (tag["row"], tag["col"], tag["id"]))
+        return ["".join(row) for row in rows], found
