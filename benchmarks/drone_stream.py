@@ -8,18 +8,21 @@ A board stream is generated on the fly, as the firmware frames it (HELLO, a
 STATUS every second, 200 Hz IMU frames, 80 Hz HX711 frames, COBS + CRC, the
 board's microsecond clock wrapping at 2³² µs, i.e. after 71.6 minutes): simulated
 Pick 'n Packers challenges (``hardware/simulate.py``, one board's IMU offsets)
-one after the other, with a still drone between them. ``--held`` makes the board
-repeat its latest HX711 reading on every IMU row instead (docs/drone-board.md).
+one after the other, with the drone resting between them at the simulator's own
+sensor noise while a hand takes the presents off, as at a table (:func:`cleared_rest`).
+``--held`` makes the board repeat its latest HX711 reading on every IMU row instead
+(docs/drone-board.md).
 
 The stream goes through the station's real live path — a ``loop://`` serial
 link, :class:`hardware.stream.DroneStream` (frames, sample assembly, live
 detector) and the table's :class:`station.live.drone.DroneSource` — written
 ``--step`` seconds of stream per read, as fast as the machine reads it (not in
-real time). Per ten minutes of stream it prints the station's CPU time (the
-board's own work of generating and framing is left out) per second of stream,
-and the process's resident memory at the end of those ten minutes; then the
-first and last ten minutes side by side. Every time is CPU time
-(``time.process_time``), and the fixed reference workload
+real time). Per ten minutes of stream (``--segment-minutes``) it prints the
+station's CPU time (the board's own work of generating and framing is left out)
+per second of stream, the process's resident memory at the end of those minutes
+and how many drone events the source handed on late (after a later item:
+re-stamped to that item's time); then the first and last segments side by side.
+Every time is CPU time (``time.process_time``), and the fixed reference workload
 (``benchmarks/reference.py``) is timed in the same run: CPU per second of stream
 is printed relative to it too.
 
@@ -63,8 +66,14 @@ from station.store.database import open_database
 
 IMU_HZ = 200.0
 LOAD_HZ = 80.0
-SEGMENT_S = 600.0  # ten minutes of stream per line
+SEGMENT_MINUTES = 10.0  # minutes of stream per line, by default
 REST_S = (5.0, 40.0)  # the still drone between two challenges
+CLEAR_AFTER_S = (1.0, 2.5)  # a hand comes to take the presents off this long into the rest
+CLEAR_TOUCH_S = (0.6, 1.2)  # ...touches the drone this long
+CLEAR_SHIVER = (0.1, 0.8)  # m/s²: its tremor in the platform (the simulator's placing hand's)
+CLEAR_LEAN_DEG = 0.5  # ...and how far it leans the platform on its feet, at most
+CLEAR_CONTACT_G = (1.0, 5.0)  # ...and presses on the stack as it takes hold
+LOAD_NOISE_G = 0.04  # the HX711's noise at rest (the simulator draws 0.02-0.06 g)
 ACCEL_LSB, GYRO_LSB = 8192, 65.5
 GAME_PLAYERS = ["Ana", "Ben", "Cas"]
 
@@ -116,22 +125,25 @@ class EveningBoard:
     def _samples(self, seed: int) -> Iterator[Samples]:
         """Challenges, each after a rest, in one clock, at one board's IMU offsets."""
         rng = np.random.default_rng(seed)
-        offset, reference = 0.0, None
+        offset, reference, carried = 0.0, None, 0.0
         options = SimulationOptions(rate_hz=IMU_HZ, lost_fraction=0.0, lost_bursts=0)
         while True:
-            columns = simulate_challenge(seed, options).samples.columns()
+            run = simulate_challenge(seed, options)
+            columns = run.samples.columns()
             seed += 1
             medians = np.array([np.median(column[:20]) for column in columns[1:]])
-            reference = medians if reference is None else reference
+            reference = medians.copy() if reference is None else reference
             rest = float(rng.uniform(*REST_S))
-            t_rest = np.arange(0.0, rest, 1.0 / IMU_HZ)
-            still = [reference[index] + rng.normal(0.0, 0.03 if index else 0.04, len(t_rest))
-                     for index in range(7)]
-            yield Samples(offset + t_rest, *still)
+            yield cleared_rest(offset, rest, carried, reference, rng)
             imu = [column - shift for column, shift in zip(columns[2:], medians[1:] - reference[1:],
                                                            strict=True)]
             offset += rest
-            yield Samples(columns[0] + offset, columns[1] - medians[0] + reference[0], *imu)
+            # One load cell: the challenge starts at the zero the last one ended at (its
+            # zero drifts on; a zero set back at each rest came back as a step in the mass).
+            force = columns[1] - medians[0] + reference[0]
+            yield Samples(columns[0] + offset, force, *imu)
+            carried = run.truth[-1]["mass_g"] if run.truth else 0.0  # presents left on it
+            reference[0] = float(np.median(force[-20:])) - carried
             offset += float(columns[0][-1]) + 1.0 / IMU_HZ
 
     def _frame_next_piece(self) -> None:
@@ -164,6 +176,37 @@ class EveningBoard:
         self._seq = (self._seq + 1) & 0xFFFF
 
 
+def cleared_rest(start: float, seconds: float, carried: float, reference: np.ndarray,
+                 rng: np.random.Generator) -> Samples:
+    """The drone resting from ``start`` for ``seconds`` at ``reference`` (force, then the
+    IMU's six axes at rest), at the simulator's own sensor noise, while a hand takes off
+    the ``carried`` grams left on it: the hand presses a little as it takes hold, lifts
+    the presents off over 0.3 s, and shakes the platform as a placing hand does.
+
+    Before, the rest was three times quieter than the challenges' gyro (windows that
+    measured their zero on it read the challenges' resting noise as a hand's tremor) and
+    the presents left in one sample, with no hand: no table does either."""
+    t = np.arange(0.0, seconds, 1.0 / IMU_HZ)
+    noise = (LOAD_NOISE_G, *[SimulationOptions.accel_noise] * 3,
+             *[SimulationOptions.gyro_noise] * 3)
+    columns = [reference[index] + rng.normal(0.0, noise[index], len(t)) for index in range(7)]
+    if carried > 0.5:
+        touch = float(rng.uniform(*CLEAR_AFTER_S))
+        touching = float(rng.uniform(*CLEAR_TOUCH_S))
+        phase = np.clip((t - touch) / touching, 0.0, 1.0)
+        hand = np.sin(np.pi * phase) ** 0.5  # on quickly, off quickly
+        lifted = 0.5 - 0.5 * np.cos(np.pi * np.clip((t - touch - 0.4 * touching) / 0.3, 0, 1))
+        columns[0] += carried * (1.0 - lifted) + float(rng.uniform(*CLEAR_CONTACT_G)) * hand
+        shiver = float(rng.uniform(*CLEAR_SHIVER))
+        for axis, share in ((1, 0.3), (2, 0.3), (3, 1.0)):
+            hertz, phase_0 = float(rng.uniform(6.0, 12.0)), float(rng.uniform(0, 2 * np.pi))
+            columns[axis] += share * shiver * hand * np.sin(2 * np.pi * hertz * t + phase_0)
+        lean = np.radians(float(rng.uniform(-1, 1)) * CLEAR_LEAN_DEG) * hand
+        columns[1] -= GRAVITY * np.sin(lean)
+        columns[5] += np.degrees(np.gradient(lean, t))  # turning about y leans x
+    return Samples(start + t, *columns)
+
+
 def resident_mb() -> float:
     """This process's resident memory now, in MB (Linux)."""
     for line in Path("/proc/self/status").read_text().splitlines():
@@ -172,30 +215,31 @@ def resident_mb() -> float:
     return float("nan")
 
 
-def run(minutes: float, seed: int, step_s: float, held: bool,
-        reference: float) -> list[dict]:
-    """Play the evening, printing a line per ten minutes of stream; those lines' figures."""
+def run(minutes: float, seed: int, step_s: float, held: bool, reference: float,
+        segment_s: float = SEGMENT_MINUTES * 60) -> list[dict]:
+    """Play the evening, printing a line per ``segment_s`` of stream; those lines' figures."""
     board = EveningBoard(minutes * 60, seed, step_s=step_s, held=held)
     stop = threading.Event()
     source = DroneSource("loop://", calibration=CALIBRATION, link=board.link(),
                          monotonic=board.monotonic, stop=stop)
     segments: list[dict] = []
     events = 0
-    marks = {"cpu": time.process_time(), "board": 0.0, "end": SEGMENT_S}
+    marks = {"cpu": time.process_time(), "board": 0.0, "end": segment_s}
 
     def at_each_read() -> None:  # before the board writes: the station's work so far
         if board.written < marks["end"] and board.written < board.seconds:
             return
         now = time.process_time()
-        begun = marks["end"] - SEGMENT_S
+        begun = marks["end"] - segment_s
         segments.append({"minutes": begun / 60,
                          "cpu_s": (now - marks["cpu"]) - (board.own_cpu_s - marks["board"]),
                          "stream_s": min(board.written, marks["end"]) - begun,
                          "rss_mb": resident_mb(), "events": events,
+                         "late": source.handed_late,
                          "window_rows": source.stream.detector.window_rows,
                          "pending_rows": source.stream.pending_rows})
         print_segment(segments[-1], reference)
-        marks.update(cpu=now, board=board.own_cpu_s, end=marks["end"] + SEGMENT_S)
+        marks.update(cpu=now, board=board.own_cpu_s, end=marks["end"] + segment_s)
         if board.written >= board.seconds:
             stop.set()
 
@@ -205,25 +249,29 @@ def run(minutes: float, seed: int, step_s: float, held: bool,
     return segments
 
 
-HEADER = "  from min  CPU s per s of stream   (ref)  RSS MB  events so far  rows held"
+HEADER = ("  from min  CPU s per s of stream   (ref)  RSS MB  events so far  late so far"
+          "  rows held")
 
 
 def print_segment(segment: dict, reference: float) -> None:
     per_s = segment["cpu_s"] / segment["stream_s"]
     print(f"  {segment['minutes']:8.0f}  {per_s:21.4f}  {per_s / reference:6.3f}  "
-          f"{segment['rss_mb']:6.1f}  {segment['events']:13d}  "
+          f"{segment['rss_mb']:6.1f}  {segment['events']:13d}  {segment['late']:11d}  "
           f"{segment['window_rows'] + segment['pending_rows']:9d}", flush=True)
 
 
-def print_summary(segments: list[dict]) -> None:
-    full = [segment for segment in segments if segment["stream_s"] >= SEGMENT_S - 1]
+def print_summary(segments: list[dict], segment_s: float = SEGMENT_MINUTES * 60) -> None:
+    full = [segment for segment in segments if segment["stream_s"] >= segment_s - 1]
     first, last = (full or segments)[0], (full or segments)[-1]
     cpu_first = first["cpu_s"] / first["stream_s"]
     cpu_last = last["cpu_s"] / last["stream_s"]
-    print(f"first 10 min: {cpu_first:.4f} CPU s per s of stream, {first['rss_mb']:.1f} MB; "
-          f"last 10 min: {cpu_last:.4f} CPU s per s, {last['rss_mb']:.1f} MB "
+    span = f"{segment_s / 60:g} min"
+    print(f"first {span}: {cpu_first:.4f} CPU s per s of stream, {first['rss_mb']:.1f} MB; "
+          f"last {span}: {cpu_last:.4f} CPU s per s, {last['rss_mb']:.1f} MB "
           f"(CPU {100 * (cpu_last / cpu_first - 1):+.1f} %, "
           f"memory {100 * (last['rss_mb'] / first['rss_mb'] - 1):+.1f} %)")
+    print(f"{segments[-1]['events']} drone events handed on, {segments[-1]['late']} of them "
+          f"late (after a later item: re-stamped to its time, as the source does)")
 
 
 FALL_WINDOW_S = 0.5  # the referee holds a landing until this much later is known
@@ -293,6 +341,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=900_000, help="first challenge's seed")
     parser.add_argument("--step", type=float, default=0.25,
                         help="seconds of stream written per read (default 0.25)")
+    parser.add_argument("--segment-minutes", type=float, default=SEGMENT_MINUTES,
+                        help="minutes of stream per line, compared first against last "
+                             f"(default {SEGMENT_MINUTES:g})")
     parser.add_argument("--held", action="store_true",
                         help="the board repeats its latest HX711 reading on every IMU row")
     parser.add_argument("--rulings", type=int, default=0, metavar="COUNT",
@@ -319,8 +370,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"live path over {arguments.minutes:g} min of board stream: {IMU_HZ:g} Hz IMU, "
           f"{LOAD_HZ:g} Hz HX711 ({mode}), {arguments.step:g} s of stream per read", flush=True)
     print(HEADER)
+    segment_s = arguments.segment_minutes * 60
     print_summary(run(arguments.minutes, arguments.seed, arguments.step, arguments.held,
-                      reference))
+                      reference, segment_s), segment_s)
 
 
 if __name__ == "__main__":

@@ -1350,11 +1350,17 @@ class LiveEventDetector:
         self._trim(stream)
         return fresh
 
+    def _flight_events(self) -> list[DroneEvent]:
+        """The lifts and landings reported, in stream time order (the order they were
+        reported in may differ: a lift found late comes after its landing)."""
+        return sorted((event for event in self._recent if event.event in ("lift", "land")),
+                      key=lambda event: event.t)
+
     def _airborne(self) -> list[tuple[float, float]]:
         """The flights reported, (lift, landing) in stream time; a flight under way ends
         at +inf."""
         spans: list[tuple[float, float]] = []
-        for event in self._recent:
+        for event in self._flight_events():
             if event.event == "lift":
                 spans.append((event.t, np.inf))
             elif event.event == "land" and spans and spans[-1][1] == np.inf:
@@ -1364,16 +1370,23 @@ class LiveEventDetector:
     def _seen(self, event: DroneEvent) -> bool:
         """Reported already (maybe placed a hair differently by an earlier window).
 
-        Lifts and landings alternate: a second lift before a landing is the same
-        flight seen from another window (whose resting noise cut its start elsewhere).
+        Lifts and landings alternate in stream time: a lift (landing) whose nearest
+        reported flight event before or after it is a lift (landing) is the same flight
+        seen from another window (whose resting noise cut its start elsewhere). In the
+        order of reporting instead, one lift reported after its own landing made every
+        later lift "the same flight" as it until that flight's landing was reported,
+        then late: 534 lifts in a two-hour stream (docs/drone-events.md, "Live").
         A load (or drop) soon after the last mass event, of its kind, that leaves the
         mass it left is that one: a change leaves a mass an event apart, and a hand
         letting go within ``hand_hold_s`` may be placed at either of its steps.
         """
         config = self.config
-        flights = [old.event for old in self._recent if old.event in ("lift", "land")]
-        if event.event in ("lift", "land") and flights and flights[-1] == event.event:
-            return True
+        if event.event in ("lift", "land"):
+            flights = self._flight_events()
+            before = [old for old in flights if old.t <= event.t][-1:]
+            after = [old for old in flights if old.t > event.t][:1]
+            if any(old.event == event.event for old in before + after):
+                return True
         masses = [old for old in self._recent if old.event in ("load", "drop")]
         if (event.event in ("load", "drop") and masses and masses[-1].event == event.event
                 and abs(masses[-1].t - event.t) < config.hand_hold_s
@@ -1491,11 +1504,28 @@ class LiveEventDetector:
         t = signals.t
         inside = [index for index, level in enumerate(levels)
                   if t[level.start] <= anchor.t <= t[level.end]]
+        if inside:
+            return inside[0], anchor.carried
+        # The anchor's level is no level in this window (its zero, measured on other
+        # rest, reads the hand's shiver there otherwise): re-zero at the nearest level,
+        # with the mass the events reported up to it leave. The anchor's mass there
+        # kept a drop reported in between: every mass after it was that much too high.
         before = [index for index, level in enumerate(levels) if t[level.start] <= anchor.t]
-        return (inside or before or [0])[0 if inside else -1], anchor.carried
+        index = before[-1] if before else 0
+        return index, self._mass_at(float(t[levels[index].end]), anchor)
+
+    def _mass_at(self, at: float, anchor: _Anchor) -> float:
+        """The mass carried at stream time ``at``: the ``anchor``'s, unless an event was
+        reported between its level's start and ``at``; then what the last reported event
+        up to ``at`` left."""
+        low, high = sorted((anchor.start, at))
+        if not any(low < event.t <= high for event in self._recent):
+            return anchor.carried
+        earlier = [event for event in self._recent if event.t <= at]
+        return max(earlier, key=lambda event: event.t).mass_g if earlier else anchor.carried
 
     def _last_mass(self) -> float:
-        return self._recent[-1].mass_g if self._recent else 0.0
+        return max(self._recent, key=lambda event: event.t).mass_g if self._recent else 0.0
 
     def _next_anchor(self, signals: Signals, levels: list[Level], carried_at: list[float],
                      horizon: float) -> _Anchor | None:

@@ -159,6 +159,7 @@ class DroneSource:
         self._clock_seq: int | None = None  # the drone-clock still owed, if any
         self._mass = 0.0
         self._handed_until = -np.inf  # board time of the last item handed on
+        self.handed_late = 0  # items that came after a later one, re-stamped (_in_order)
         for position in positions:
             self._queue(position["t"], POSITION, Timed(
                 0.0, {"kind": "drone-position", "t": self._at(position["t"]),
@@ -267,6 +268,7 @@ class DroneSource:
         position the camera stamped long ago, an event the detector found past its own
         promise): it is handed on at the time of the last one, and logged."""
         if entry.t < self._handed_until:
+            self.handed_late += 1
             LOG.warning("%s at t=%.3f came after t=%.3f had been handed on; handed on at "
                         "that time", (entry.item.observation or {}).get("kind"),
                         self._at(entry.t), self._at(self._handed_until))

@@ -399,6 +399,40 @@ def test_a_flight_seen_again_from_another_window_is_reported_once() -> None:
     assert not live._seen(DroneEvent(7.5, "load", 9.0))
 
 
+def test_flights_are_told_apart_in_stream_time_not_in_the_order_reported() -> None:
+    from hardware.events import LiveEventDetector
+
+    live = LiveEventDetector()
+    # A window whose zero read a knock and the flight after it as one flight reported its
+    # lift early (611.47); a later window found the flight's own lift (613.20), inside it.
+    live._recent.extend([DroneEvent(611.47, "lift", 17.4), DroneEvent(615.32, "land", 17.4)])
+    assert live._seen(DroneEvent(613.20, "lift", 17.4))
+    # A lift that was reported after its own landing: the next flight is a new one.
+    live._recent.append(DroneEvent(613.20, "lift", 17.4))
+    assert not live._seen(DroneEvent(618.27, "lift", 19.5))
+    live._recent.append(DroneEvent(618.27, "lift", 19.5))
+    assert live._seen(DroneEvent(618.30, "lift", 19.5))  # the same, cut elsewhere
+    assert not live._seen(DroneEvent(620.71, "land", 19.5))
+    assert live._airborne()[-1] == (618.27, np.inf)
+
+
+def test_a_window_that_loses_its_settled_level_keeps_the_mass_a_drop_left() -> None:
+    """The drone loaded, then cleared, its gyro four times quieter after: windows that
+    measure their zero on the quiet rest read the loaded level as a hand's shiver, so the
+    level they re-zeroed at is gone; the next present is 10 g, not 10 g on top of 25 g."""
+    rng = np.random.default_rng(0)
+    t = np.arange(0.0, 70.0, 1 / RATE)
+    count = len(t)
+    force = np.where((t > 5) & (t < 30), 25.0, 0.0) + np.where(t > 55, 10.0, 0.0)
+    gyro_noise = np.where(t < 31.0, 0.08, 0.02)
+    samples = Samples(t, force + rng.normal(0, 0.03, count), rng.normal(0, 0.03, count),
+                      rng.normal(0, 0.03, count), GRAVITY + rng.normal(0, 0.03, count),
+                      *(rng.normal(0, 1, count) * gyro_noise for _ in range(3)))
+    reported, _, _ = _live(samples, chunk_s=0.1)
+    assert kinds(reported) == ["load", "drop", "load"]
+    assert [event.mass_g for event in reported] == pytest.approx([25.0, 0.0, 10.0], abs=0.15)
+
+
 # -- a first hand soon after the start, knocks in a short wait (tuning seeds) ------------------
 
 

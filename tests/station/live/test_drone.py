@@ -274,3 +274,19 @@ def test_a_drop_found_late_in_a_long_flight_comes_before_the_later_positions(
     flights = [o["event"] for o in observations if o.get("event") in ("lift", "land")]
     assert flights == ["lift", "land"] * (len(flights) // 2)  # each lift before its landing
     assert "came after" not in caplog.text  # in order as found, not put back in order
+
+
+def test_a_position_stamped_long_ago_is_handed_on_at_the_last_time_and_counted(
+        caplog: pytest.LogCaptureFixture) -> None:
+    source = DroneSource(SIM_3, positions=POSITIONS_3)
+    observations = []
+    for item in source:
+        observations.append(item.observation)
+        if len(observations) == 3:  # the camera's thread stamps a sight from long before
+            source.add_position({"kind": "drone-position", "t": 0.1, "card": 7})
+    times = [observation["t"] for observation in observations]
+    assert times == sorted(times)
+    (late,) = [o for o in observations if o.get("card") == 7]
+    assert late["t"] == observations[2]["t"] > 0.1
+    assert source.handed_late == 1
+    assert "came after" in caplog.text
