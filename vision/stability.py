@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Iterator
+from functools import reduce
 from typing import Any
 
 import numpy as np
@@ -109,6 +110,21 @@ def merged(mat: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
     return {**mat, "cells": cells, "tags": tags}
 
 
+def merged_unknown(mat: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """Two agreeing readings of a mat as one that keeps every doubt: ``?`` where either
+    frame read ``?``, every tag either saw.
+
+    >>> merged_unknown({"id": 0, "found": True, "cells": ["A?."], "tags": []},
+    ...                {"id": 0, "found": True, "cells": ["A.?"], "tags": []})["cells"]
+    ['A??']
+    """
+    if not mat.get("found"):
+        return mat
+    cells = ["".join("?" if "?" in (a, b) else a for a, b in zip(row, row_b, strict=True))
+             for row, row_b in zip(mat["cells"], other["cells"], strict=True)]
+    return {**merged(mat, other), "cells": cells}
+
+
 def _unsure(mat: dict[str, Any], reads: list[list[int]], needed: int) -> dict[str, Any]:
     """``mat`` with ``?`` on every cell its run read fewer than ``needed`` times."""
     if not mat.get("found") or not reads:
@@ -135,6 +151,12 @@ def hidden_cells(mats: MatList) -> int:
     return sum(row.count("?") for mat in mats if mat.get("found") for row in mat["cells"])
 
 
+def _all_agree(frames: list[MatList]) -> bool:
+    """Whether every two frames' readings agree, mat by mat."""
+    return all(len(one) == len(two) and all(agree(a, b) for a, b in zip(one, two, strict=True))
+               for index, one in enumerate(frames) for two in frames[index + 1:])
+
+
 class Stabilizer:
     """Passes an observation on once it has held for ``stable_frames`` frames in a row.
 
@@ -144,10 +166,11 @@ class Stabilizer:
     it — once ``cell_reads`` of them read it (one frame's read alone, e.g. a card
     held above the mat, is not enough: the cell is ``?``). Cells the run did not
     read so keep their last stable value (``fill``; else they stay ``?``: see
-    :attr:`seen`), unless ``keep_unknown``: then frames must be equal, ``?``
-    included, and a ``?`` stays a ``?`` (a reading is passed on only as it was
-    seen, e.g. to learn a piece, where a hand's ``?`` must never become the mat's
-    ``.``).
+    :attr:`seen`), unless ``keep_unknown``: then a cell any frame of the run read
+    ``?`` stays ``?`` (:func:`merged_unknown`; a reading is passed on only as all
+    its frames saw it, e.g. to learn a piece, where a hand's ``?`` must never become
+    the mat's ``.``), and the run holds together as before (a glare's edge
+    flickering between ``.`` and ``?`` beside a card still lets it be learnt).
 
     :attr:`seen` is the run's reading before any filling: ``hidden_cells(seen)``
     says whether a hand, a held card or a glare still hides part of the mats.
@@ -166,6 +189,7 @@ class Stabilizer:
         self.seen: MatList = []
         self._candidate: MatList | None = None
         self._reads: list[list[list[int]]] = []
+        self._window: list[MatList] = []
         self._count = 0
 
     def __repr__(self) -> str:
@@ -175,12 +199,12 @@ class Stabilizer:
         """Whether ``mats`` continues the run of frames held so far."""
         if self._candidate is None or len(mats) != len(self._candidate):
             return False
-        if self.keep_unknown:
-            return mats == self._candidate
         return all(agree(old, new) for old, new in zip(self._candidate, mats, strict=True))
 
     def update(self, mats: MatList) -> MatList | None:
         """Feed one frame's ``mats``; the new stable observation when it has just changed."""
+        if self.keep_unknown:
+            return self._update_as_seen(mats)
         if self._holds(mats):
             assert self._candidate is not None
             self._candidate = [merged(old, new) for old, new in
@@ -193,14 +217,24 @@ class Stabilizer:
             self._reads = [_reads(mat) for mat in mats]
         if self._count < self.stable_frames:
             return None
-        if self.keep_unknown:
-            reading = self._candidate
-        else:
-            self.seen = [_unsure(mat, counts, self.cell_reads)
-                         for mat, counts in zip(self._candidate, self._reads, strict=True)]
-            before = {mat["id"]: mat for mat in self.stable or []}
-            reading = [_fill_unknown(mat, before.get(mat["id"])) for mat in self.seen] \
-                if self.fill else self.seen
+        self.seen = [_unsure(mat, counts, self.cell_reads)
+                     for mat, counts in zip(self._candidate, self._reads, strict=True)]
+        before = {mat["id"]: mat for mat in self.stable or []}
+        reading = [_fill_unknown(mat, before.get(mat["id"])) for mat in self.seen] \
+            if self.fill else self.seen
+        return self._changed(reading)
+
+    def _update_as_seen(self, mats: MatList) -> MatList | None:
+        """``keep_unknown``: the last ``stable_frames`` frames, when they agree with one
+        another, as one reading that keeps every ``?`` any of them read."""
+        self._window = [*self._window, copy.deepcopy(mats)][-self.stable_frames:]
+        if len(self._window) < self.stable_frames or not _all_agree(self._window):
+            return None
+        self.seen = [reduce(merged_unknown, frames)
+                     for frames in zip(*self._window, strict=True)]
+        return self._changed(self.seen)
+
+    def _changed(self, reading: MatList) -> MatList | None:
         if reading != self.stable:
             self.stable = copy.deepcopy(reading)
             return self.stable

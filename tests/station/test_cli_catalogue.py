@@ -51,9 +51,13 @@ def test_ctrl_c_writes_what_was_recorded(cli, replay, tmp_path, monkeypatch):
     real_watch = vision.stability.watch
 
     def stopped(*args, **kwargs):
-        for number, reading in enumerate(real_watch(*args, **kwargs)):
-            if number == 3:
+        # Ctrl-C right after the first reading that shows a card whole (it is recorded)
+        card_seen = False
+        for reading in real_watch(*args, **kwargs):
+            if card_seen:
                 raise KeyboardInterrupt
+            cells = "".join(next(m for m in reading["mats"] if m.get("found"))["cells"])
+            card_seen = "?" not in cells and cells.strip(".") != ""
             yield reading
 
     monkeypatch.setattr(vision.stability, "watch", stopped)

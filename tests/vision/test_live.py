@@ -161,7 +161,10 @@ def test_cells_no_frame_of_the_run_read_keep_their_stable_value() -> None:
     assert [stabilizer.update(mats_of(cells)) for cells in ["?C", "?C"]] == [None, mats_of("AC")]
 
 
-def test_when_unknown_cells_are_kept_frames_must_be_equal() -> None:
+def test_when_unknown_cells_are_kept_a_cell_any_frame_read_unknown_stays_unknown() -> None:
+    # the last K frames agree where both read (a glare's edge flickering beside a card
+    # does not stop it being learnt), and every ? any of them read is kept: a hand held
+    # over a card never passes for the empty mat
     stabilizer = Stabilizer(stable_frames=2, keep_unknown=True)
-    assert [stabilizer.update(mats_of(cells)) for cells in ["A?", "?A", "?A"]] == [
-        None, None, mats_of("?A")]
+    assert [stabilizer.update(mats_of(cells)) for cells in ["A?", "?A", "?A", "B."]] == [
+        None, mats_of("??"), mats_of("?A"), None]
