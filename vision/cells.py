@@ -868,6 +868,23 @@ def read_in_shade(reading: FirstReading, ring: np.ndarray, spec: MatSpec,
 LIGHTNESS_WEIGHT = 1 / 3  # unlike_the_empty: a shadow darkens, artwork tints
 
 
+def _fine_grain(values: np.ndarray) -> np.ndarray:
+    """rows×cols: the median size of each cell's values' (rows×cols×n, n a square number
+    of pixels) second differences: a texture's grain, which a smooth gradient or one
+    straight edge across the cell (a hard shadow's) hardly shows.
+
+    >>> step = np.repeat([[0.0] * 4 + [10.0] * 4], 8, axis=0).reshape(1, 1, 64)
+    >>> checks = np.indices((8, 8)).sum(axis=0).reshape(1, 1, 64) % 2 * 10.0
+    >>> _fine_grain(step).tolist(), _fine_grain(checks).tolist()
+    ([[0.0]], [[40.0]])
+    """
+    side = round(values.shape[-1] ** 0.5)
+    grid = values.reshape(*values.shape[:-1], side, side)
+    laplacian = (4 * grid[..., 1:-1, 1:-1] - grid[..., :-2, 1:-1] - grid[..., 2:, 1:-1]
+                 - grid[..., 1:-1, :-2] - grid[..., 1:-1, 2:])
+    return np.median(np.abs(laplacian).reshape(*values.shape[:-1], -1), axis=-1)
+
+
 def _off_plane(values: np.ndarray) -> np.ndarray:
     """rows×cols: the spread (std) of each cell's values (rows×cols×n, n a square number of
     pixels) round the plane that fits them best: grain and pattern, not a smooth gradient.
@@ -940,6 +957,13 @@ def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
         unknown[row, col] = False
     piece = unlike & (gap > config.unlike_empty_piece) & (
         gap > config.unlike_empty_spread * typical) & ~_neighbours(unknown)
+    # a cell grained like no empty cell (a marble or photo artwork as pale as the grey),
+    # with no unknown cell beside it (a hand's edge is grainy too), is a piece
+    grain = _fine_grain(lab[..., 0])
+    textured = unread & ~tinted & ~_neighbours(unknown) & (
+        grain > max(config.unlike_empty_grain,
+                    config.unlike_empty_spread * _median(grain, empty, 0.5)))
+    piece |= textured
     shaded = unread & ~tinted & _in_soft_shadow(looks, lab, expected, empty, config)
     labels = np.where(shaded, ".", labels)
     return np.where(piece | tinted, "X", np.where(unlike, "?", labels))

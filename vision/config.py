@@ -351,6 +351,11 @@ class ReaderConfig:
     #: of σ = 8 moves a pixel's a*, b* by about 4).
     unlike_empty_pixel_tint: float = 14.0
     unlike_empty_tinted_share: float = 0.5
+    #: ... and so is one whose lightness is grained (the median size of its second
+    #: differences: one straight edge, a hard shadow's, hardly counts) more than this and
+    #: ``unlike_empty_spread`` × the empty cells' grain, with no unknown cell beside it
+    #: (photoshoot real seed 31: a marble artwork, 7.9; the empty cells 0.9).
+    unlike_empty_grain: float = 4.0
     #: A cell no test could read at first, no further in tint from the mat's empty cells
     #: than this (or this many times theirs, median) and no grainier (std of its pixels'
     #: L* round a plane: a shadow's edge is smooth) than this many times theirs, and

@@ -260,6 +260,10 @@ class MarkerDetector:
         brighter than every black one).
         """
         row, col = cell
+        centred = to_image(square_corners((col + 0.5, row + 0.5), TAG_SIDE))
+        if np.ptp(_bit_levels(grey, centred, self.config.bit_cell_pixels)) < (
+                self.config.rescue_min_contrast):
+            return None  # no black and white here: plain artwork, a hand, the empty grey
         for dx in self.config.tag_look_shifts:
             for dy in self.config.tag_look_shifts:
                 square = to_image(square_corners((col + 0.5 + dx, row + 0.5 + dy), TAG_SIDE))

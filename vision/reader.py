@@ -138,12 +138,13 @@ class Reader:
             piece = tag_on_some_mat(copies, found, self.config)
             if piece is not None:
                 tags[tag_id] = piece
+        decoded = set(tags) | set(detections.repeated)  # ids no cell is looked at for again
         for spec in self.specs:
             if poses[spec.id] is None:
                 observation.mats.append({"id": spec.id, "found": False})
                 continue
-            entry, observation.poses[spec.id] = self._read_mat((image, grey), spec,
-                                                               poses[spec.id], tags, set(markers))
+            entry, observation.poses[spec.id] = self._read_mat(
+                (image, grey), spec, poses[spec.id], tags, set(markers), decoded)
             observation.mats.append(entry)
         return observation
 
@@ -212,7 +213,8 @@ class Reader:
         return rectify(image, spec, pose, ppc), pose
 
     def _read_mat(self, photo: tuple[np.ndarray, np.ndarray], spec: MatSpec, pose: MatPose,
-                  tags: dict[int, np.ndarray], seen: set[int]) -> tuple[dict[str, Any], MatPose]:
+                  tags: dict[int, np.ndarray], seen: set[int],
+                  decoded: set[int]) -> tuple[dict[str, Any], MatPose]:
         ppc = self.config.rectified_px_per_cell
         image = photo[0]
         anchors = marker_paper_white(image, spec, pose, seen)  # the markers fix the pose
@@ -229,24 +231,31 @@ class Reader:
                                 if marker_id not in seen},
                                self._empty_looks.get(spec.id))
         if spec.kind == "tags":
-            cells, on_mat = self._tags_in_unread_cells(photo[1], pose, cells, on_mat, tags)
+            cells, on_mat = self._tags_in_unread_cells(photo[1], pose, cells, on_mat, decoded)
         return {"id": spec.id, "found": True, "cells": cells, "tags": on_mat}, pose
 
     def _tags_in_unread_cells(self, grey: np.ndarray, pose: MatPose, cells: list[str],
-                              on_mat: list[dict[str, int]], tags: dict[int, np.ndarray]
+                              on_mat: list[dict[str, int]], decoded: set[int]
                               ) -> tuple[list[str], list[dict[str, int]]]:
-        """The cells read ``?`` looked at once more for a tag centred on them (a tag whose
-        frame ran into dark artwork is no square to the detector); each found is ``X``.
-        Ids the detector found anywhere in the photo are not looked for again."""
-        candidates = set(range(FIRST_TAG_ID, LAST_TAG_ID + 1)) - set(tags)
+        """The cells read ``?`` or ``X`` without a tag looked at once more for a tag centred
+        on them (a tag whose frame ran into dark artwork is no square to the detector; its
+        pattern may read as a grained piece); each found is ``X``. Ids ``decoded`` in the
+        photo already (found, or found twice and trusted nowhere) are not looked for; each
+        one found here joins them."""
+        candidates = set(range(FIRST_TAG_ID, LAST_TAG_ID + 1)) - decoded
         rows = [list(row) for row in cells]
         found = list(on_mat)
-        for row, col in zip(*np.nonzero(np.array(rows) == "?"), strict=True):
+        tagged = np.zeros((len(rows), len(rows[0])), bool)
+        for tag in on_mat:
+            tagged[tag["row"], tag["col"]] = True
+        unread = (np.array(rows) == "?") | ((np.array(rows) == "X") & ~tagged)
+        for row, col in zip(*np.nonzero(unread), strict=True):
             seen = self.detector.look_in_cell(grey, pose.to_image, (int(row), int(col)),
                                               candidates)
             if seen is not None:
                 tag_id, rotation = seen
                 candidates.discard(tag_id)
+                decoded.add(tag_id)
                 rows[row][col] = "X"
                 found.append({"id": tag_id, "row": int(row), "col": int(col),
                               "rotation": rotation})
