@@ -23,6 +23,16 @@ class IllegalAction(RulesError):
         self.reason = reason
 
 
+class ReadMore(IllegalAction):
+    """A camera reading that hides what would tell what happened: cells it could not read
+    (a hand's edge, a glint) leave several placements that fit. A later reading will
+    likely show more, so the station waits for one before it flags the table.
+
+    >>> isinstance(ReadMore("the camera must read more of its cells"), IllegalAction)
+    True
+    """
+
+
 @dataclass(frozen=True)
 class Reading:
     """One way to read an observation: ``text``, in a person's words, and the ``actions`` it

@@ -51,7 +51,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Action, Game, IllegalAction, State, get_game
+from rules import Action, Game, IllegalAction, ReadMore, State, get_game
 from rules.engine import REVEAL
 from station.games import describe_event, named_cells, present
 from station.games.views import changed_cells
@@ -63,6 +63,11 @@ from station.store import Event, TableInfo
 LOG = logging.getLogger("packref")
 
 RECENT_EVENTS = 30
+CAMERA = "camera"  # the source of a camera's readings
+#: A camera reading the referee cannot tell yet (rules.ReadMore) waits this long (camera
+#: time) for a later reading before the table is flagged: a hand's edge or a glint over
+#: the cells that would tell comes and goes within a few seconds (docs/station.md).
+READ_MORE_WAIT_S = 10.0
 KEPT_READINGS = 120
 PAST_GAME_FIELDS = ("seq", "name", "players", "over", "actions", "scores", "winners")
 
@@ -236,6 +241,10 @@ class LiveTable:
         #: Its camera's, drone's and buttons' faults now (:mod:`station.live.source_faults`).
         self.sources: list[dict[str, Any]] = []
         self._observed: tuple[int | None, tuple[Any, Any]] = (None, (None, None))  # seq, key
+        #: Per board (:func:`_reading_key`), the camera time of the first reading in a row
+        #: that could not be told yet (:meth:`_reads_more`); not stored: after a restart
+        #: the wait starts again.
+        self._read_more_since: dict[tuple[Any, Any], float] = {}
 
     def __repr__(self) -> str:
         return f"<LiveTable {self.info.id} at event {self.last_seq}>"
@@ -315,7 +324,10 @@ class LiveTable:
         except Exception as error:  # a reader's odd value must not stop the table
             if answer:
                 raise _refused(error, "translator") from error
+            if self._reads_more(observation, source, error):
+                return events
             return [*events, ("flag", _flag(None, error, "translator", cause))]
+        self._read_more_since.pop(_reading_key(observation), None)
         # A trial copy only when there is something to try: most readings change nothing,
         # and copying the state was a fifth of a reading's cost under load.
         trial = current.state.clone() if actions else current.state
@@ -331,6 +343,17 @@ class LiveTable:
         if actions or self.translator.shows_state(current.state, observation):
             events.extend(self._closing(_reading_key(observation), cause))
         return events
+
+    def _reads_more(self, observation: dict[str, Any], source: str, error: Exception) -> bool:
+        """Whether a camera reading the referee cannot tell yet (:class:`~rules.ReadMore`:
+        cells it could not read leave several placements) waits, unflagged, for a later one:
+        for ``READ_MORE_WAIT_S`` of camera time after the first such reading of that board,
+        while hands and glints come and go (then it is flagged, and a person tells)."""
+        t = observation.get("t")
+        if not isinstance(error, ReadMore) or source != CAMERA or not isinstance(t, int | float):
+            return False
+        since = self._read_more_since.setdefault(_reading_key(observation), float(t))
+        return t - since < READ_MORE_WAIT_S
 
     def _read_again(self, cause: int, entered: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
         """The camera's last reading read again with ``entered`` (a reading that waited for a

@@ -100,7 +100,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from rules.engine import REVEAL, Action, State, json_copy
-from rules.errors import AmbiguousReading, IllegalAction, Reading
+from rules.errors import AmbiguousReading, IllegalAction, Reading, ReadMore
 from rules.games.small_warehouse.engine import EITHER, placement_words
 from rules.games.small_warehouse.grid import NO_CARD, rotate_clockwise
 from rules.words import at
@@ -224,8 +224,8 @@ def _placement_shown(state: State, seen: Sequence[str], refill: Any) -> Action:
     if len(grids) > 1:
         shown = list(dict.fromkeys(_describe_action(action) for action, _ in legal))
         options = " or ".join(shown[:3])
-        raise IllegalAction(f"the warehouse of {state.players[player]} could show {options}: "
-                            "the camera must read more of its cells")
+        raise ReadMore(f"the warehouse of {state.players[player]} could show {options}: "
+                       "the camera must read more of its cells")
     outcomes: dict[str, Action] = {}
     for action in _told_apart(state, [action for action, _ in legal]):
         outcomes.setdefault(_outcome_key(state, action), action)
