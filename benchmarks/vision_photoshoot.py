@@ -1,7 +1,8 @@
 """`packref vision read` on photos from the photoshoot image model, against their truth.
 
 Run: .venv/bin/python benchmarks/vision_photoshoot.py [--seeds 0:40] [--modes plain,real]
-     .venv/bin/python benchmarks/vision_photoshoot.py --seeds 0:1 --teach [N]
+     .venv/bin/python benchmarks/vision_photoshoot.py --seeds 0:1 --modes real --teach [N]
+                      [--teach-seeds 0:3] [--fixed]
      .venv/bin/python benchmarks/vision_photoshoot.py --sealed
      .venv/bin/python benchmarks/vision_photoshoot.py --folder ../shared/vision-reports
 
@@ -35,11 +36,21 @@ reports of ``../shared/vision-reports`` are scored so.
 Seeds: the development set is 0–9999 (``--seeds A:B``, B exclusive). The
 sealed held-out set, 1000000–1000099 (``--sealed``), is for judging a reader
 change once, at the end: a reader is never tuned on it and it is never looked
-at photo by photo. ``--teach`` also writes a teaching replay per game and mode
-(``teaching_sequence``, seed A) and runs ``packref catalogue learn`` on it:
-how many components were recorded, and how many right (squares or shape up
-to a turn, tag id, in the order laid). The reader's CPU time (the child process's, from
+at photo by photo. The reader's CPU time (the child process's, from
 ``resource``) is printed per photo and in reference units (benchmarks/reference.py).
+
+``--teach`` also teaches both games per mode (seed A, or each seed of
+``--teach-seeds``) in a closed loop (``teach_copy``): a person lays each
+component and does what the learner, reading the frames as they are shot as
+``packref catalogue learn`` does, says (lays it again elsewhere when told,
+takes it away once recorded). Printed per game: components laid, recorded,
+right (one of those laid: squares or shape up to a turn, tag id, each matched
+once; "in order" when the right ones were recorded in the order laid) and
+wrong, tries per component (median, max), frames shot and their CPU time
+(photo model and reader); then whether ``packref catalogue learn`` on the
+frames written gives the same catalogue, the learner's notes by kind, and why
+any component was not recorded. ``--fixed`` runs the fixed replay instead
+(``teaching_sequence``: each component laid once, held still, taken away).
 """
 
 from __future__ import annotations
@@ -48,20 +59,22 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reference import reference_line, reference_seconds
-
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(1, str(ROOT))  # the checkout: devkit/
+# the checkout, not benchmarks/: benchmarks/vision.py would shadow the vision package that
+# the closed-loop teacher (--teach) runs
+sys.path[0] = str(ROOT)
 
-from devkit.vision.photoshoot import photo, teaching_sequence  # noqa: E402
+from benchmarks.reference import reference_line, reference_seconds  # noqa: E402
+from devkit.vision.photoshoot import photo, teach_copy, teaching_sequence  # noqa: E402
 
 SEALED = range(1_000_000, 1_000_100)
 READER = [sys.executable, "-c", "import sys; from station.cli import main; sys.exit(main())"]
@@ -254,22 +267,60 @@ def turns(squares: list[str]) -> set[tuple[str, ...]]:
 
 
 def teach(folder: Path, game: str, mode: str, seed: int, count: int | None,
-          reader: list[str]) -> None:
-    """Teach a copy from a photoshoot replay; compare what was recorded with what was laid."""
-    replay = folder / f"teach-{game}-{mode}"
-    truth = teaching_sequence(game, seed, mode, replay, count)
-    out = folder / f"learnt-{game}-{mode}.json"
+          reader: list[str], reference: float) -> None:
+    """Teach a copy in a closed loop: the person does what ``catalogue learn`` says; then
+    ``catalogue learn`` on the frames shot must give the same catalogue."""
+    replay = folder / f"teach-{game}-{mode}-{seed}"
+    started = time.process_time()
+    run = teach_copy(game, seed, mode, replay, count)
+    per_frame = (time.process_time() - started) / max(1, run.frames)
+    replayed = learn_from_replay(game, replay, folder / f"learnt-{game}-{mode}-{seed}.json",
+                                 reader)
+    laid, recorded, right, ordered = score_teaching(game, run.truth, run.learnt)
+    tries = [len(log.tries) for log in run.log]
+    print(f"teach {game} ({mode}, seed {seed}, closed loop): {laid} laid, {recorded} "
+          f"recorded: {right} right ({'in' if ordered else 'out of'} order), "
+          f"{recorded - right} wrong; tries per piece median {statistics.median(tries):g}, "
+          f"max {max(tries)}; {run.frames} frames ({per_frame * 1000:.0f} ms CPU a frame = "
+          f"{per_frame / reference:.1f} ref, photo model and reader)")
+    same = "the same catalogue" if replayed == run.learnt else "A DIFFERENT CATALOGUE"
+    notes = dict(sorted(Counter(note.kind for note in run.notes).items()))
+    tilts = run.truth["lamp_tilts"]
+    print(f"  packref catalogue learn --replay {replay.name}: {same}; notes {notes}"
+          f"{f'; the lamp tilted {tilts} times' if tilts else ''}")
+    for log in run.log:
+        if not log.recorded:
+            print(f"  not recorded: {log.record} after {len(log.tries)} tries "
+                  f"(packref said {dict(Counter(log.outcomes))})")
+    if run.stopped:
+        print(f"  the session stopped: {run.stopped}")
+
+
+def learn_from_replay(game: str, replay: Path, out: Path, reader: list[str]) -> dict | None:
+    """``packref catalogue learn`` on a replay folder: the catalogue it writes."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([*reader, "catalogue", "learn", game, "--replay", str(replay),
                            "--mats", str(replay / "mats.json"), "--out", str(out)],
                           capture_output=True, text=True, env=env, check=False, cwd=ROOT)
     if done.returncode != 0:
-        print(f"teach {game} {mode}: catalogue learn failed: {done.stderr.strip()[-300:]}")
+        print(f"  catalogue learn {replay.name} failed: {done.stderr.strip()[-300:]}")
+        return None
+    return json.loads(out.read_text())
+
+
+def teach_fixed(folder: Path, game: str, mode: str, seed: int, count: int | None,
+                reader: list[str]) -> None:
+    """``--fixed``: the fixed replay (each component laid once, held still, taken away)."""
+    replay = folder / f"teach-{game}-{mode}-{seed}"
+    truth = teaching_sequence(game, seed, mode, replay, count)
+    learnt = learn_from_replay(game, replay, folder / f"learnt-{game}-{mode}-{seed}.json",
+                               reader)
+    if learnt is None:
         return
-    laid, recorded, right, ordered = score_teaching(game, truth, json.loads(out.read_text()))
-    print(f"teach {game} ({mode}, seed {seed}): {len(truth['frames'])} frames, {laid} laid, "
-          f"{recorded} recorded: {right} right ({'in' if ordered else 'out of'} order), "
-          f"{recorded - right} wrong")
+    laid, recorded, right, ordered = score_teaching(game, truth, learnt)
+    print(f"teach {game} ({mode}, seed {seed}, fixed replay): {len(truth['frames'])} frames, "
+          f"{laid} laid, {recorded} recorded: {right} right "
+          f"({'in' if ordered else 'out of'} order), {recorded - right} wrong")
 
 
 def score_teaching(game: str, truth: dict, learnt: dict) -> tuple[int, int, int, bool]:
@@ -312,8 +363,14 @@ def main() -> None:
                         help="score the photos and truths of this folder instead")
     parser.add_argument("--keep", type=Path, help="keep the photos and readings in this folder")
     parser.add_argument("--teach", type=int, metavar="N", nargs="?", const=0,
-                        help="also teach both games from a replay (N components each; "
-                             "no N: the whole 20-card deck and 12 items) with catalogue learn")
+                        help="also teach both games (N components each; no N: the whole "
+                             "20-card deck and 12 items), the person doing what catalogue "
+                             "learn says")
+    parser.add_argument("--teach-seeds", type=parse_seeds, metavar="A:B",
+                        help="with --teach: a session per seed (default: the first of --seeds)")
+    parser.add_argument("--fixed", action="store_true",
+                        help="with --teach: the fixed replay instead (each component laid "
+                             "once, held still, taken away) read by catalogue learn")
     args = parser.parse_args()
     seeds = SEALED if args.sealed else args.seeds
     modes = [m for m in args.modes.split(",") if m]
@@ -338,8 +395,17 @@ def main() -> None:
                     "".join(json.dumps(truth) + "\n" for truth in truths.values()))
             report(mode, score(truths, readings), cpu, shoot_cpu, reference)
             if args.teach is not None:
-                for game in ("small-warehouse", "removal"):
-                    teach(folder, game, mode, seeds.start, args.teach or None, READER)
+                teach_all(args, folder, mode, seeds, reference)
+
+
+def teach_all(args: argparse.Namespace, folder: Path, mode: str, seeds: range,
+              reference: float) -> None:
+    for seed in args.teach_seeds or range(seeds.start, seeds.start + 1):
+        for game in ("small-warehouse", "removal"):
+            if args.fixed:
+                teach_fixed(folder, game, mode, seed, args.teach or None, READER)
+            else:
+                teach(folder, game, mode, seed, args.teach or None, READER, reference)
 
 
 def score_folder(folder: Path, reference: float) -> None:

@@ -8,6 +8,7 @@ hands and arms as 3-D capsules. Validation only: it is not part of the wheel.
 
     photo(seed, "plain" | "real") -> Photo(image, truth, mats_json, jpeg)
     teaching_sequence(...)          -> a replay folder for `packref catalogue learn`
+    teach_copy(game, seed, mode)    -> a person teaching packref in a closed loop (a replay too)
     table_frames(states, ...)       -> a replay folder of a game being played
 
 See docs/vision-validation.md.
@@ -26,9 +27,21 @@ from devkit.vision.photoshoot.sequences import (
     write_replay,
 )
 
-__all__ = ["Pacing", "Photo", "photo", "table_frames", "teaching_sequence", "write_replay"]
+__all__ = ["Pacing", "Photo", "Teacher", "TeachingRun", "photo", "table_frames", "teach_copy",
+           "teaching_sequence", "write_replay"]
 
 MODE_STREAMS = {"plain": 0, "real": 1}
+TEACHING = ("Teacher", "TeachingRun", "teach_copy")
+
+
+def __getattr__(name: str) -> object:
+    """The closed-loop teacher, imported when asked for: it runs packref's reader and
+    learner, which the image model itself never needs."""
+    if name in TEACHING:
+        from devkit.vision.photoshoot import teaching
+
+        return getattr(teaching, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def photo(rng: np.random.Generator | int, mode: str = "real", name: str | None = None) -> Photo:
