@@ -947,7 +947,8 @@ def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
     typical = max(_median(gap, empty, 0.2), 0.2)
     lab = to_lab(pixels)
     unread = (labels == "?") & (first == "?")
-    tinted = unread & _tinted(looks, lab, expected, typical, config)
+    tint = np.linalg.norm((looks - expected)[..., 1:], axis=-1)  # a*, b* from the empty look
+    tinted = unread & _tinted(tint, lab, expected, typical, config)
     unlike = empty & (gap > config.unlike_empty_unsure) & (
         gap > config.unlike_empty_unsure_spread * typical)
     # beside a cell still unknown (a hand, a held card) it is that hand's edge as likely;
@@ -964,31 +965,29 @@ def unlike_the_empty(labels: np.ndarray, pixels: np.ndarray, first: np.ndarray,
         grain > max(config.unlike_empty_grain,
                     config.unlike_empty_spread * _median(grain, empty, 0.5)))
     piece |= textured
-    shaded = unread & ~tinted & _in_soft_shadow(looks, lab, expected, empty, config)
+    shaded = unread & ~tinted & _in_soft_shadow(tint, lab, expected, empty, config)
     labels = np.where(shaded, ".", labels)
     return np.where(piece | tinted, "X", np.where(unlike, "?", labels))
 
 
-def _tinted(looks: np.ndarray, lab: np.ndarray, expected: np.ndarray, typical: float,
+def _tinted(tint: np.ndarray, lab: np.ndarray, expected: np.ndarray, typical: float,
             config: ReaderConfig) -> np.ndarray:
     """rows×cols: cells tinted where the mat's empty cells are not, on average or in most
     of their pixels (stripes or a gradient of two hues average to a grey): a piece's
     artwork. A shadow darkens the grey and glare whitens it; neither tints it."""
-    tint = np.linalg.norm((looks - expected)[..., 1:], axis=-1)
     pixel_tint = np.linalg.norm(lab[..., 1:] - expected[..., None, 1:], axis=-1)
     return (((tint > config.unlike_empty_tint) & (tint > config.unlike_empty_spread * typical))
             | ((pixel_tint > config.unlike_empty_pixel_tint).mean(axis=-1)
                >= config.unlike_empty_tinted_share))
 
 
-def _in_soft_shadow(looks: np.ndarray, lab: np.ndarray, expected: np.ndarray,
+def _in_soft_shadow(tint: np.ndarray, lab: np.ndarray, expected: np.ndarray,
                     empty: np.ndarray, config: ReaderConfig) -> np.ndarray:
     """rows×cols: plain cells of the empty cells' very tint, evenly a little darker (or
     lighter) than them: empty cells in a person's soft shadow. Tint and grain are
     measured against the empty cells' own in this photo (the camera's noise); a
     shadow's edge may cross the cell, so only what a plane through its lightness leaves
     counts as grain."""
-    tint = np.linalg.norm((looks - expected)[..., 1:], axis=-1)
     lightness = lab[..., 0]
     shade = lightness.mean(axis=-1) / np.maximum(expected[..., 0] / LIGHTNESS_WEIGHT, 1.0)
     grain = _off_plane(lightness)
